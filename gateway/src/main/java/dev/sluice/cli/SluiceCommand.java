@@ -1,0 +1,1 @@
+package dev.sluice.cli; public class SluiceCommand { public static void main(String[] a) {} }

@@ -1,0 +1,59 @@
+package dev.sluice.config;
+
+import java.util.List;
+
+/**
+ * The HTTP front's settings (YAML section {@code server}).
+ *
+ * @param host bind address; anything but loopback requires {@code token}
+ * @param port TCP port; 0 picks a free one
+ * @param token bearer token required on every /mcp request when set (null: no auth)
+ * @param allowedHosts extra Host header values accepted besides localhost, 127.0.0.1, ::1
+ * @param allowedOrigins full origins (scheme://host:port) a browser may call from; empty: none
+ * @param maxBodyBytes largest accepted request body
+ * @param sessionIdleTimeoutMs a session with no request for this long is closed
+ * @param sseReplayEvents events kept per stream for Last-Event-ID replay
+ * @param slowCallMs tool.end is logged at warn past this duration
+ * @param maxSessions open sessions allowed on this node before initialize answers 503
+ */
+public record ServerConfig(
+    String host,
+    int port,
+    String token,
+    List<String> allowedHosts,
+    List<String> allowedOrigins,
+    long maxBodyBytes,
+    long sessionIdleTimeoutMs,
+    int sseReplayEvents,
+    long slowCallMs,
+    int maxSessions) {
+
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 7878;
+  public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
+  public static final long DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30L * 60 * 1000;
+  public static final int DEFAULT_SSE_REPLAY_EVENTS = 256;
+  public static final long DEFAULT_SLOW_CALL_MS = 5_000;
+  public static final int DEFAULT_MAX_SESSIONS = 20_000;
+
+  public static ServerConfig defaults() {
+    return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, null, List.of(), List.of(),
+        DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_TIMEOUT_MS, DEFAULT_SSE_REPLAY_EVENTS,
+        DEFAULT_SLOW_CALL_MS, DEFAULT_MAX_SESSIONS);
+  }
+
+  public ServerConfig withPort(int newPort) {
+    return new ServerConfig(host, newPort, token, allowedHosts, allowedOrigins, maxBodyBytes,
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions);
+  }
+
+  public ServerConfig withToken(String newToken) {
+    return new ServerConfig(host, port, newToken, allowedHosts, allowedOrigins, maxBodyBytes,
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions);
+  }
+
+  public ServerConfig withSessionIdleTimeoutMs(long ms) {
+    return new ServerConfig(host, port, token, allowedHosts, allowedOrigins, maxBodyBytes,
+        ms, sseReplayEvents, slowCallMs, maxSessions);
+  }
+}

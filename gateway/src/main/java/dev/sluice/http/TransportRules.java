@@ -1,0 +1,177 @@
+package dev.sluice.http;
+
+import dev.sluice.config.ServerConfig;
+import dev.sluice.mcp.ProtocolRevision;
+import io.vertx.core.http.HttpServerRequest;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Every HTTP-level rule of the Streamable HTTP transport and of our security model, in one place.
+ * Each check returns null when the request passes, or the {@link Rejection} to send.
+ */
+public final class TransportRules {
+
+  /** An HTTP refusal: status, and a message for the JSON-RPC error body. */
+  public record Rejection(int status, String message) {}
+
+  private final Set<String> allowedHosts = new HashSet<>();
+  private final Set<String> allowedOrigins = new HashSet<>();
+  private final byte[] tokenHash;
+
+  public TransportRules(ServerConfig server) {
+    allowedHosts.addAll(List.of("localhost", "127.0.0.1", "::1"));
+    for (String h : server.allowedHosts()) {
+      allowedHosts.add(normalizeHost(h));
+    }
+    if (!isLoopbackLiteral(server.host())) {
+      allowedHosts.add(normalizeHost(server.host()));
+    }
+    for (String o : server.allowedOrigins()) {
+      allowedOrigins.add(o.toLowerCase(Locale.ROOT).replaceAll("/+$", ""));
+    }
+    tokenHash = server.token() == null || server.token().isEmpty() ? null : sha256(server.token());
+  }
+
+  /**
+   * DNS-rebinding defence (transport spec, security warning): the Host header must name this
+   * server. Answered 421 Misdirected Request, as the MCP Java SDK does.
+   */
+  public Rejection host(HttpServerRequest req) {
+    // authority() covers both the HTTP/1.1 Host header and HTTP/2's :authority
+    io.vertx.core.net.HostAndPort authority = req.authority();
+    String host = authority == null ? null : authority.host();
+    if (host == null || !allowedHosts.contains(normalizeHost(host))) {
+      return new Rejection(421, "Host header '" + host + "' is not allowed; allowed: " + allowedHosts);
+    }
+    return null;
+  }
+
+  /**
+   * Transport spec: servers MUST validate Origin. Requests without Origin (non-browser clients)
+   * pass; a browser Origin must be configured explicitly. 403 Forbidden.
+   */
+  public Rejection origin(HttpServerRequest req) {
+    String origin = req.headers().get("Origin");
+    if (origin == null || allowedOrigins.contains(origin.toLowerCase(Locale.ROOT))) {
+      return null;
+    }
+    return new Rejection(403, "Origin '" + origin + "' is not allowed");
+  }
+
+  /** Bearer token on every /mcp method when configured; constant-time comparison. 401. */
+  public Rejection token(HttpServerRequest req) {
+    if (tokenHash == null) {
+      return null;
+    }
+    String auth = req.headers().get("Authorization");
+    if (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return new Rejection(401, "Unauthorized: missing bearer token");
+    }
+    // hashing both sides first makes the comparison length-independent
+    if (!MessageDigest.isEqual(tokenHash, sha256(auth.substring(7).trim()))) {
+      return new Rejection(401, "Unauthorized: invalid bearer token");
+    }
+    return null;
+  }
+
+  /** Transport spec: a POST's Accept must list both application/json and text/event-stream. */
+  public static Rejection postAccept(HttpServerRequest req) {
+    String accept = req.headers().get("Accept");
+    if (accept == null || accepts(accept, "application/json") && accepts(accept, "text/event-stream")) {
+      return null;
+    }
+    return new Rejection(406,
+        "Not Acceptable: the client must accept both application/json and text/event-stream");
+  }
+
+  /** A GET opens an SSE stream, so the client must accept text/event-stream. */
+  public static Rejection getAccept(HttpServerRequest req) {
+    String accept = req.headers().get("Accept");
+    if (accept != null && accepts(accept, "text/event-stream")) {
+      return null;
+    }
+    return new Rejection(406, "Not Acceptable: GET /mcp requires Accept: text/event-stream");
+  }
+
+  /** JSON-RPC over POST must be sent as application/json. 415. */
+  public static Rejection contentType(HttpServerRequest req) {
+    String ct = req.headers().get("Content-Type");
+    if (ct != null && ct.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      return null;
+    }
+    return new Rejection(415, "Unsupported Media Type: Content-Type must be application/json");
+  }
+
+  /**
+   * Transport spec (2025-06-18+): an invalid or unsupported MCP-Protocol-Version is answered 400.
+   * An absent header is allowed (the session's negotiated revision applies).
+   */
+  public static Rejection protocolVersion(HttpServerRequest req) {
+    String v = req.headers().get("MCP-Protocol-Version");
+    if (v == null || ProtocolRevision.supported(v)) {
+      return null;
+    }
+    return new Rejection(400, "Bad Request: unsupported MCP-Protocol-Version '" + v
+        + "'; supported: " + ProtocolRevision.SUPPORTED);
+  }
+
+  /** True when the request may get an SSE response. */
+  public static boolean acceptsSse(HttpServerRequest req) {
+    String accept = req.headers().get("Accept");
+    return accept != null && accepts(accept, "text/event-stream");
+  }
+
+  private static boolean accepts(String accept, String type) {
+    for (String part : accept.split(",")) {
+      String t = part.split(";")[0].trim().toLowerCase(Locale.ROOT);
+      if (t.equals(type) || t.equals("*/*") || t.equals(type.substring(0, type.indexOf('/')) + "/*")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Lower-cases, strips the port and IPv6 brackets: {@code [::1]:7878} → {@code ::1}. */
+  static String normalizeHost(String host) {
+    String h = host.trim().toLowerCase(Locale.ROOT);
+    if (h.startsWith("[")) {
+      int end = h.indexOf(']');
+      return end > 0 ? h.substring(1, end) : h;
+    }
+    int colon = h.indexOf(':');
+    // a bare IPv6 literal has several colons and no port
+    if (colon >= 0 && h.indexOf(':', colon + 1) < 0) {
+      return h.substring(0, colon);
+    }
+    return h;
+  }
+
+  static boolean isLoopbackLiteral(String host) {
+    String h = normalizeHost(host);
+    return h.equals("localhost") || h.equals("::1") || h.startsWith("127.");
+  }
+
+  static byte[] sha256(String s) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Checks that an origin string is a full origin; used by config validation and tests. */
+  public static boolean isOrigin(String s) {
+    try {
+      URI u = new URI(s);
+      return u.getScheme() != null && u.getHost() != null && (u.getPath() == null || u.getPath().isEmpty());
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.sluice.mcp;
+
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * One SSE stream of a session: a POST's response stream or the standalone GET stream. Events get
+ * ids {@code <key>_<seq>} and are kept in a bounded buffer so a client that reconnects with
+ * Last-Event-ID gets what it missed on that stream (and only that stream). Owned by one session
+ * shard; not thread-safe.
+ */
+final class EventStream {
+
+  private final String key;
+  private final int capacity;
+  private final Deque<Object[]> buffer = new ArrayDeque<>();
+  private long seq;
+  private String targetAddress;
+  private String targetStreamId;
+  private boolean ended;
+
+  EventStream(String key, int capacity) {
+    this.key = key;
+    this.capacity = Math.max(1, capacity);
+  }
+
+  String key() {
+    return key;
+  }
+
+  boolean attached() {
+    return targetAddress != null;
+  }
+
+  boolean ended() {
+    return ended;
+  }
+
+  String targetStreamId() {
+    return targetStreamId;
+  }
+
+  void attach(String address, String streamId) {
+    this.targetAddress = address;
+    this.targetStreamId = streamId;
+  }
+
+  void detach() {
+    targetAddress = null;
+    targetStreamId = null;
+  }
+
+  /** Records the event and delivers it if a client is attached. */
+  void emit(EventBus bus, JsonObject message) {
+    String id = key + "_" + (++seq);
+    buffer.addLast(new Object[] {seq, message});
+    if (buffer.size() > capacity) {
+      buffer.removeFirst();
+    }
+    if (targetAddress != null) {
+      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
+          .put("message", message));
+    }
+  }
+
+  /** Marks the stream complete; tells an attached client to close. */
+  void end(EventBus bus) {
+    ended = true;
+    if (targetAddress != null) {
+      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true));
+    }
+  }
+
+  /**
+   * Sends every buffered event after {@code afterSeq} to the (newly) attached client; ends it too
+   * if the stream already completed.
+   */
+  void replay(EventBus bus, long afterSeq) {
+    for (Object[] e : buffer) {
+      long s = (Long) e[0];
+      if (s > afterSeq) {
+        bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId)
+            .put("eventId", key + "_" + s).put("message", e[1]));
+      }
+    }
+    if (ended) {
+      end(bus);
+    }
+  }
+
+  /** Parses {@code <key>_<seq>}; null when malformed. */
+  static Object[] parseEventId(String eventId) {
+    if (eventId == null) {
+      return null;
+    }
+    int i = eventId.lastIndexOf('_');
+    if (i <= 0) {
+      return null;
+    }
+    try {
+      return new Object[] {eventId.substring(0, i), Long.parseLong(eventId.substring(i + 1))};
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.sluice.mcp;
+
+/**
+ * Event-bus contract between transports (HTTP verticles, stdio) and the session shards that own
+ * MCP sessions. Bodies are JsonObject so the contract works on a clustered bus.
+ *
+ * <p>A session id is {@code <nodeId>.<shard>.<random>}; the transport routes by its prefix to
+ * {@link #shard(String, int)}, so no per-session consumer is ever registered.
+ *
+ * <h2>Transport → shard (request/reply)</h2>
+ *
+ * <ul>
+ *   <li>{@code {op:"post", sessionId?, messages:[...], batch, protocolVersion?, sse, target,
+ *       streamId}} → {@code {status:202}} | {@code {status:200, body, sessionId?, protocolVersion?}}
+ *       (JSON mode, sent when all requests are answered) | {@code {status:200, sse:true}} (SSE
+ *       mode: sent at once, events follow on {@code target}) | {@code {status:4xx, body?,
+ *       error}}.
+ *   <li>{@code {op:"get", sessionId, target, streamId, lastEventId?}} → {@code {status:200}} |
+ *       {@code {status:404|409, error}}; events follow on {@code target}.
+ *   <li>{@code {op:"delete", sessionId}} → {@code {status:200|404}}.
+ * </ul>
+ *
+ * <h2>Transport → shard (send)</h2>
+ *
+ * {@code {op:"detach", sessionId, streamId}} when the client's HTTP connection closed; later events
+ * of that stream are kept for Last-Event-ID replay.
+ *
+ * <h2>Shard → transport target (send)</h2>
+ *
+ * {@code {streamId, eventId, message}} one SSE event; {@code {streamId, end:true}} the stream is
+ * complete (close the HTTP response).
+ */
+public final class McpBus {
+
+  private McpBus() {}
+
+  public static String shard(String nodeId, int shard) {
+    return "sluice.mcp.session." + nodeId + "." + shard;
+  }
+
+  /** Executor progress for queries started by calls of this shard's sessions. */
+  public static String shardProgress(String nodeId, int shard) {
+    return shard(nodeId, shard) + ".progress";
+  }
+
+  /**
+   * Splits a session id into node and shard, or returns null when it is not one of ours (such ids
+   * are answered 404).
+   */
+  public static Route route(String sessionId) {
+    if (sessionId == null) {
+      return null;
+    }
+    int a = sessionId.indexOf('.');
+    int b = a < 0 ? -1 : sessionId.indexOf('.', a + 1);
+    if (a <= 0 || b <= a + 1 || b == sessionId.length() - 1) {
+      return null;
+    }
+    try {
+      return new Route(sessionId.substring(0, a), Integer.parseInt(sessionId.substring(a + 1, b)));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  public record Route(String nodeId, int shard) {
+    public String address() {
+      return McpBus.shard(nodeId, shard);
+    }
+  }
+}

@@ -1,0 +1,249 @@
+package dev.sluice.mcp;
+
+import dev.sluice.mcp.tool.Tool;
+import dev.sluice.mcp.tool.ToolRegistry;
+import dev.sluice.mcp.tool.ToolResult;
+import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.observability.ToolCallLog;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlError;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * Answers the JSON-RPC requests and notifications of an initialized session: ping, tools,
+ * logging, resources, prompts, completion, cancellation. Runs on the owning shard's event loop.
+ */
+final class McpDispatcher {
+
+  private static final List<String> LOG_LEVELS =
+      List.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
+
+  private final Vertx vertx;
+  private final McpFeatures features;
+  private final GatewayMetrics metrics;
+  private final ToolCallLog callLog;
+  private final String progressAddress;
+  private final java.util.Map<String, ToolCall> shardQueries;
+
+  McpDispatcher(Vertx vertx, McpFeatures features, GatewayMetrics metrics, ToolCallLog callLog,
+      String progressAddress, java.util.Map<String, ToolCall> shardQueries) {
+    this.shardQueries = shardQueries;
+    this.vertx = vertx;
+    this.features = features;
+    this.metrics = metrics;
+    this.callLog = callLog;
+    this.progressAddress = progressAddress;
+  }
+
+  /**
+   * Handles one request. The Future holds the JSON-RPC response, or null when none must be sent
+   * (the call was cancelled).
+   */
+  Future<JsonObject> request(Session session, JsonObject msg, EventStream stream) {
+    Object id = msg.getValue("id");
+    String method = msg.getString("method");
+    JsonObject params = msg.getValue("params") instanceof JsonObject p ? p : new JsonObject();
+    try {
+      switch (method) {
+        case "ping":
+          return Future.succeededFuture(JsonRpc.result(id, new JsonObject()));
+        case "initialize":
+          return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INVALID_REQUEST,
+              "session is already initialized; start a new session without Mcp-Session-Id"));
+        case "tools/list":
+          return Future.succeededFuture(toolsList(id, params));
+        case "tools/call":
+          return toolsCall(session, id, params, stream);
+        case "logging/setLevel":
+          return Future.succeededFuture(setLevel(session, id, params));
+        case "resources/list":
+        case "resources/templates/list":
+        case "resources/read":
+        case "resources/subscribe":
+        case "resources/unsubscribe":
+          return resources(id, method, params);
+        case "prompts/list":
+        case "prompts/get":
+          return prompts(id, method, params);
+        case "completion/complete":
+          return completion(id, params);
+        default:
+          return Future.succeededFuture(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND,
+              "Method not found: " + method));
+      }
+    } catch (RuntimeException e) {
+      return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR,
+          "internal error handling " + method));
+    }
+  }
+
+  /** Handles a client notification; unknown ones are ignored as the spec asks. */
+  void notification(Session session, JsonObject msg) {
+    String method = msg.getString("method");
+    JsonObject params = msg.getValue("params") instanceof JsonObject p ? p : new JsonObject();
+    switch (method) {
+      case "notifications/initialized":
+        session.initialized = true;
+        break;
+      case "notifications/cancelled":
+        Object requestId = params.getValue("requestId");
+        ToolCall call = requestId == null ? null : session.inFlight.get(String.valueOf(requestId));
+        if (call != null) {
+          call.cancel();
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private JsonObject toolsList(Object id, JsonObject params) {
+    String cursor = params.getString("cursor");
+    if (cursor != null && ToolRegistry.decodeCursor(cursor) < 0) {
+      return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor: " + cursor);
+    }
+    return JsonRpc.result(id, features.tools().page(cursor));
+  }
+
+  private JsonObject setLevel(Session session, Object id, JsonObject params) {
+    String level = params.getString("level");
+    if (!LOG_LEVELS.contains(level)) {
+      return JsonRpc.error(id, JsonRpc.INVALID_PARAMS,
+          "Invalid log level: " + level + "; expected one of " + LOG_LEVELS);
+    }
+    session.logLevel = level;
+    return JsonRpc.result(id, new JsonObject());
+  }
+
+  private Future<JsonObject> toolsCall(Session session, Object id, JsonObject params, EventStream stream) {
+    String name = params.getString("name");
+    Tool tool = name == null ? null : features.tools().get(name);
+    if (tool == null) {
+      return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Unknown tool: " + name,
+          new JsonObject().put("availableTools", new JsonArray(features.tools().names()))));
+    }
+    Object rawArgs = params.getValue("arguments");
+    if (rawArgs != null && !(rawArgs instanceof JsonObject)) {
+      return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INVALID_PARAMS,
+          "tools/call arguments must be an object"));
+    }
+    JsonObject args = rawArgs == null ? new JsonObject() : (JsonObject) rawArgs;
+    JsonObject meta = params.getJsonObject("_meta");
+    Object progressToken = meta == null ? null : meta.getValue("progressToken");
+    String callId = String.valueOf(id);
+    ToolCall call = new ToolCall(vertx, session, callId, progressToken, stream, progressAddress,
+        shardQueries);
+    session.inFlight.put(callId, call);
+    long started = System.nanoTime();
+    callLog.start(callId, session.id, name, args);
+    boolean structured = ProtocolRevision.structuredOutput(session.protocolVersion);
+
+    List<String> problems = features.tools().validate(name, args);
+    Future<ToolResult> outcome = problems != null
+        ? Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT,
+            "invalid arguments for " + name + ": " + String.join("; ", problems),
+            new JsonObject().put("problems", new JsonArray(problems))))
+        : invoke(tool, args, call);
+
+    return outcome.transform(ar -> {
+      session.inFlight.remove(callId);
+      call.untrackQueries();
+      long nanos = System.nanoTime() - started;
+      if (call.cancelled()) {
+        record(callId, session, name, "cancelled", "cancelled", nanos);
+        return Future.succeededFuture(null);
+      }
+      if (ar.succeeded()) {
+        record(callId, session, name, "ok", null, nanos);
+        return Future.succeededFuture(JsonRpc.result(id, ar.result().toCallResult(structured)));
+      }
+      SqlError err = SqlError.from(ar.cause());
+      record(callId, session, name, "error", err.type().wireName(), nanos);
+      return Future.succeededFuture(JsonRpc.result(id, errorResult(err, structured)));
+    });
+  }
+
+  private static Future<ToolResult> invoke(Tool tool, JsonObject args, ToolCall call) {
+    try {
+      Future<ToolResult> f = tool.call(args, call);
+      return f == null ? Future.failedFuture(new SqlError(ErrorType.INTERNAL_ERROR, "tool returned no result")) : f;
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  private void record(String callId, Session s, String tool, String outcome, String errorType, long nanos) {
+    metrics.toolCall(tool, outcome, nanos);
+    callLog.end(callId, s.id, tool, outcome, errorType, nanos / 1_000_000);
+  }
+
+  /** The in-band error: a text block with the JSON body, and the same body as structuredContent. */
+  static JsonObject errorResult(SqlError err, boolean structured) {
+    JsonObject body = err.toJson();
+    JsonObject r = new JsonObject()
+        .put("content", new JsonArray().add(new JsonObject().put("type", "text")
+            .put("text", body.getString("error_type") + ": " + body.getString("message")
+                + "\n" + body.encode())))
+        .put("isError", true);
+    if (structured) {
+      r.put("structuredContent", body);
+    }
+    return r;
+  }
+
+  private Future<JsonObject> resources(Object id, String method, JsonObject params) {
+    McpFeatures.Resources r = features.resources();
+    if (r == null) {
+      return Future.succeededFuture(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found: " + method));
+    }
+    switch (method) {
+      case "resources/list":
+        return Future.succeededFuture(JsonRpc.result(id, new JsonObject().put("resources", r.list())));
+      case "resources/templates/list":
+        return Future.succeededFuture(JsonRpc.result(id,
+            new JsonObject().put("resourceTemplates", r.templates())));
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        return Future.succeededFuture(JsonRpc.result(id, new JsonObject()));
+      default:
+        String uri = params.getString("uri");
+        if (uri == null) {
+          return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "uri is required"));
+        }
+        return r.read(uri).map(contents -> contents == null
+            // the resources spec's code for an unknown resource
+            ? JsonRpc.error(id, -32002, "Resource not found", new JsonObject().put("uri", uri))
+            : JsonRpc.result(id, new JsonObject().put("contents", contents)));
+    }
+  }
+
+  private Future<JsonObject> prompts(Object id, String method, JsonObject params) {
+    McpFeatures.Prompts p = features.prompts();
+    if (p == null) {
+      return Future.succeededFuture(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found: " + method));
+    }
+    if ("prompts/list".equals(method)) {
+      return Future.succeededFuture(JsonRpc.result(id, new JsonObject().put("prompts", p.list())));
+    }
+    String name = params.getString("name");
+    JsonObject arguments = params.getJsonObject("arguments", new JsonObject());
+    return p.get(name, arguments).map(result -> result == null
+        ? JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Unknown prompt: " + name)
+        : JsonRpc.result(id, result));
+  }
+
+  private Future<JsonObject> completion(Object id, JsonObject params) {
+    McpFeatures.Completions c = features.completions();
+    if (c == null) {
+      return Future.succeededFuture(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND,
+          "Method not found: completion/complete"));
+    }
+    return c.complete(params.getJsonObject("ref", new JsonObject()),
+        params.getJsonObject("argument", new JsonObject()),
+        params.getJsonObject("context", new JsonObject())).map(r -> JsonRpc.result(id, r));
+  }
+}

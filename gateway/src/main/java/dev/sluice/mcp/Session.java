@@ -1,0 +1,86 @@
+package dev.sluice.mcp;
+
+import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One MCP session's state, owned by a single session shard (one event loop; not thread-safe).
+ */
+final class Session {
+
+  /** Ended POST streams kept for Last-Event-ID replay. */
+  private static final int KEPT_ENDED_STREAMS = 16;
+
+  static final String GET_STREAM_KEY = "g";
+
+  final String id;
+  final String protocolVersion;
+  final JsonObject clientInfo;
+  final JsonObject clientCapabilities;
+  final int replayEvents;
+  boolean initialized;
+  String logLevel = "warning";
+  long lastSeen = System.currentTimeMillis();
+  final Map<String, ToolCall> inFlight = new HashMap<>();
+  /** Executor queryId → the call that started it (query_cancel, progress routing). */
+  final Map<String, ToolCall> queries = new HashMap<>();
+  private final EventStream getStream;
+  private final LinkedHashMap<String, EventStream> postStreams = new LinkedHashMap<>();
+  private long postStreamSeq;
+
+  Session(String id, String protocolVersion, JsonObject clientInfo, JsonObject clientCapabilities,
+      int replayEvents) {
+    this.id = id;
+    this.protocolVersion = protocolVersion;
+    this.clientInfo = clientInfo;
+    this.clientCapabilities = clientCapabilities;
+    this.replayEvents = replayEvents;
+    this.getStream = new EventStream(GET_STREAM_KEY, replayEvents);
+  }
+
+  EventStream getStream() {
+    return getStream;
+  }
+
+  EventStream newPostStream() {
+    EventStream s = new EventStream("p" + (++postStreamSeq), replayEvents);
+    postStreams.put(s.key(), s);
+    // forget the oldest completed streams; running ones are never dropped
+    if (postStreams.size() > KEPT_ENDED_STREAMS) {
+      postStreams.values().removeIf(p -> p.ended() && !p.attached() && postStreams.size() > KEPT_ENDED_STREAMS);
+    }
+    return s;
+  }
+
+  EventStream stream(String key) {
+    return GET_STREAM_KEY.equals(key) ? getStream : postStreams.get(key);
+  }
+
+  /** The stream attached to the given transport stream id, if any. */
+  EventStream streamByTarget(String targetStreamId) {
+    if (targetStreamId == null) {
+      return null;
+    }
+    if (targetStreamId.equals(getStream.targetStreamId())) {
+      return getStream;
+    }
+    for (EventStream s : postStreams.values()) {
+      if (targetStreamId.equals(s.targetStreamId())) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  Iterable<EventStream> allStreams() {
+    java.util.List<EventStream> all = new java.util.ArrayList<>(postStreams.values());
+    all.add(getStream);
+    return all;
+  }
+
+  JsonObject clientSummary() {
+    return clientInfo == null ? new JsonObject() : clientInfo;
+  }
+}

@@ -1,0 +1,303 @@
+package dev.sluice.mcp;
+
+import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.observability.ToolCallLog;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Owns a share of this node's MCP sessions. Several shards run per node (one per event loop) so
+ * session work spreads over cores; each session lives on exactly one shard, named in its id, and
+ * all its state is touched only from that shard's event loop. Contract: {@link McpBus}.
+ */
+public final class SessionShardVerticle extends VerticleBase {
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final String nodeId;
+  private final int shard;
+  private final McpFeatures features;
+  private final GatewayMetrics metrics;
+  private final SessionSettings settings;
+  private final Map<String, Session> sessions = new HashMap<>();
+  private final Map<String, ToolCall> queries = new HashMap<>();
+  private McpDispatcher dispatcher;
+  private final List<MessageConsumer<?>> consumers = new ArrayList<>();
+  private long expiryTimer = -1;
+
+  /**
+   * @param idleTimeoutMs sessions idle for longer (no request, no call running, no GET stream)
+   *     are closed
+   * @param replayEvents events kept per stream for Last-Event-ID replay
+   * @param maxSessions cap on sessions of this shard; initialize beyond it answers 503
+   */
+  public record SessionSettings(long idleTimeoutMs, int replayEvents, int maxSessions, long slowCallMs) {}
+
+  public SessionShardVerticle(String nodeId, int shard, McpFeatures features, GatewayMetrics metrics,
+      SessionSettings settings) {
+    this.nodeId = nodeId;
+    this.shard = shard;
+    this.features = features;
+    this.metrics = metrics;
+    this.settings = settings;
+  }
+
+  @Override
+  public Future<?> start() {
+    dispatcher = new McpDispatcher(vertx, features, metrics, new ToolCallLog(settings.slowCallMs()),
+        McpBus.shardProgress(nodeId, shard), queries);
+    consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shard(nodeId, shard), this::handle));
+    consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardProgress(nodeId, shard), msg -> {
+      ToolCall call = queries.get(msg.body().getString("queryId"));
+      if (call != null) {
+        call.executorProgress(msg.body());
+      }
+    }));
+    features.tools().onChange(() -> vertx.runOnContext(v -> broadcastListChanged()));
+    long period = Math.max(1_000, Math.min(30_000, settings.idleTimeoutMs() / 4));
+    expiryTimer = vertx.setPeriodic(period, t -> expireIdle());
+    return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
+  }
+
+  @Override
+  public Future<?> stop() {
+    vertx.cancelTimer(expiryTimer);
+    new ArrayList<>(sessions.values()).forEach(this::close);
+    return Future.succeededFuture();
+  }
+
+  private void handle(Message<JsonObject> msg) {
+    JsonObject req = msg.body();
+    switch (req.getString("op", "")) {
+      case "post":
+        post(msg, req);
+        break;
+      case "get":
+        get(msg, req);
+        break;
+      case "delete":
+        Session s = sessions.get(req.getString("sessionId"));
+        if (s == null) {
+          msg.reply(notFound());
+        } else {
+          close(s);
+          msg.reply(new JsonObject().put("status", 200));
+        }
+        break;
+      case "detach":
+        Session owner = sessions.get(req.getString("sessionId"));
+        EventStream stream = owner == null ? null : owner.streamByTarget(req.getString("streamId"));
+        if (stream != null) {
+          stream.detach();
+          owner.lastSeen = System.currentTimeMillis();
+        }
+        break;
+      default:
+        msg.fail(400, "unknown op");
+    }
+  }
+
+  private void post(Message<JsonObject> msg, JsonObject req) {
+    JsonArray messages = req.getJsonArray("messages");
+    String sid = req.getString("sessionId");
+    if (sid == null) {
+      initialize(msg, messages, req.getBoolean("batch", false));
+      return;
+    }
+    Session session = sessions.get(sid);
+    if (session == null) {
+      msg.reply(notFound());
+      return;
+    }
+    session.lastSeen = System.currentTimeMillis();
+    if (req.getBoolean("batch", false) && !ProtocolRevision.batchesAllowed(session.protocolVersion)) {
+      msg.reply(badRequest(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
+          "JSON-RPC batches are not allowed in protocol revision " + session.protocolVersion)));
+      return;
+    }
+    List<JsonObject> requests = new ArrayList<>();
+    for (Object o : messages) {
+      JsonObject m = (JsonObject) o;
+      switch (JsonRpc.kind(m)) {
+        case REQUEST -> requests.add(m);
+        case NOTIFICATION -> dispatcher.notification(session, m);
+        default -> { } // responses to server requests: none are outstanding
+      }
+    }
+    if (requests.isEmpty()) {
+      msg.reply(new JsonObject().put("status", 202));
+      return;
+    }
+    if (req.getBoolean("sse", false)) {
+      EventStream stream = session.newPostStream();
+      stream.attach(req.getString("target"), req.getString("streamId"));
+      msg.reply(new JsonObject().put("status", 200).put("sse", true));
+      List<Future<JsonObject>> all = new ArrayList<>();
+      for (JsonObject r : requests) {
+        all.add(dispatcher.request(session, r, stream).onSuccess(resp -> {
+          if (resp != null) {
+            stream.emit(vertx.eventBus(), resp);
+          }
+        }));
+      }
+      Future.join(all).onComplete(ar -> stream.end(vertx.eventBus()));
+      return;
+    }
+    List<Future<JsonObject>> all = new ArrayList<>();
+    for (JsonObject r : requests) {
+      all.add(dispatcher.request(session, r, null));
+    }
+    Future.join(all).onComplete(ar -> {
+      JsonArray out = new JsonArray();
+      all.forEach(f -> {
+        if (f.succeeded() && f.result() != null) {
+          out.add(f.result());
+        }
+      });
+      if (out.isEmpty()) {
+        msg.reply(new JsonObject().put("status", 202));
+      } else {
+        Object body = req.getBoolean("batch", false) ? out : out.getJsonObject(0);
+        msg.reply(new JsonObject().put("status", 200).put("body", body));
+      }
+    });
+  }
+
+  private void initialize(Message<JsonObject> msg, JsonArray messages, boolean batch) {
+    JsonObject m = messages.size() == 1 ? messages.getJsonObject(0) : null;
+    if (batch || m == null || JsonRpc.kind(m) != JsonRpc.Kind.REQUEST
+        || !"initialize".equals(m.getString("method"))) {
+      Object id = m == null ? null : JsonRpc.idOf(m);
+      msg.reply(badRequest(JsonRpc.error(id, JsonRpc.INVALID_REQUEST,
+          "Bad Request: Mcp-Session-Id header is required (only a single initialize request may come without one)")));
+      return;
+    }
+    Object id = m.getValue("id");
+    JsonObject params = m.getValue("params") instanceof JsonObject p ? p : new JsonObject();
+    Object requested = params.getValue("protocolVersion");
+    if (!(requested instanceof String)) {
+      msg.reply(new JsonObject().put("status", 200).put("body",
+          JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "initialize: protocolVersion (string) is required")));
+      return;
+    }
+    if (sessions.size() >= settings.maxSessions()) {
+      msg.reply(new JsonObject().put("status", 503)
+          .put("error", "this node holds its maximum of sessions; retry later or on another node"));
+      return;
+    }
+    String version = ProtocolRevision.negotiate((String) requested);
+    String sid = nodeId + "." + shard + "." + randomToken();
+    Session session = new Session(sid, version, params.getJsonObject("clientInfo"),
+        params.getJsonObject("capabilities"), settings.replayEvents());
+    sessions.put(sid, session);
+    metrics.sessionOpened();
+    JsonObject result = new JsonObject()
+        .put("protocolVersion", version)
+        .put("capabilities", features.capabilities())
+        .put("serverInfo", features.serverInfo());
+    if (features.instructions() != null) {
+      result.put("instructions", features.instructions());
+    }
+    msg.reply(new JsonObject().put("status", 200).put("sessionId", sid)
+        .put("protocolVersion", version).put("body", JsonRpc.result(id, result)));
+  }
+
+  private void get(Message<JsonObject> msg, JsonObject req) {
+    Session session = sessions.get(req.getString("sessionId"));
+    if (session == null) {
+      msg.reply(notFound());
+      return;
+    }
+    session.lastSeen = System.currentTimeMillis();
+    String target = req.getString("target");
+    String streamId = req.getString("streamId");
+    Object[] resume = EventStream.parseEventId(req.getString("lastEventId"));
+    EventStream stream = resume == null ? null : session.stream((String) resume[0]);
+    if (stream == null) {
+      stream = session.getStream();
+      if (stream.attached()) {
+        msg.reply(new JsonObject().put("status", 409)
+            .put("error", "Conflict: this session already has an open GET stream"));
+        return;
+      }
+      resume = null;
+    } else if (stream.attached()) {
+      // a resume replaces a connection the server has not yet noticed is gone
+      stream.end(vertx.eventBus());
+    }
+    stream.attach(target, streamId);
+    msg.reply(new JsonObject().put("status", 200));
+    if (resume != null) {
+      stream.replay(vertx.eventBus(), (Long) resume[1]);
+    }
+  }
+
+  private void broadcastListChanged() {
+    JsonObject n = JsonRpc.notification("notifications/tools/list_changed", null);
+    for (Session s : sessions.values()) {
+      s.getStream().emit(vertx.eventBus(), n);
+    }
+  }
+
+  /** Server-initiated message to a session's GET stream (buffered if none is open). */
+  void notifySession(String sessionId, JsonObject notification) {
+    Session s = sessions.get(sessionId);
+    if (s != null) {
+      s.getStream().emit(vertx.eventBus(), notification);
+    }
+  }
+
+  private void expireIdle() {
+    long now = System.currentTimeMillis();
+    List<Session> idle = new ArrayList<>();
+    for (Session s : sessions.values()) {
+      if (now - s.lastSeen > settings.idleTimeoutMs() && s.inFlight.isEmpty()
+          && !s.getStream().attached()) {
+        idle.add(s);
+      }
+    }
+    idle.forEach(this::close);
+  }
+
+  private void close(Session s) {
+    if (sessions.remove(s.id) == null) {
+      return;
+    }
+    metrics.sessionClosed();
+    new ArrayList<>(s.inFlight.values()).forEach(ToolCall::cancel);
+    for (EventStream stream : s.allStreams()) {
+      if (stream.attached()) {
+        stream.end(vertx.eventBus());
+      }
+    }
+  }
+
+  private static JsonObject notFound() {
+    return new JsonObject().put("status", 404)
+        .put("body", JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
+  }
+
+  private static JsonObject badRequest(JsonObject body) {
+    return new JsonObject().put("status", 400).put("body", body);
+  }
+
+  private static String randomToken() {
+    byte[] b = new byte[18];
+    RANDOM.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  public int sessionCount() {
+    return sessions.size();
+  }
+}

@@ -1,0 +1,172 @@
+package dev.sluice.mcp;
+
+import dev.sluice.mcp.tool.ToolContext;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/** One in-flight tools/call: the {@link ToolContext} a tool sees. Lives on its shard's loop. */
+final class ToolCall implements ToolContext {
+
+  private static final List<String> LEVELS =
+      List.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
+
+  private final Vertx vertx;
+  private final Session session;
+  private final String callId;
+  private final Object progressToken;
+  private final EventStream stream;
+  private final String progressAddress;
+  private final Map<String, ToolCall> shardQueries;
+  private final List<Runnable> cancelHooks = new ArrayList<>();
+  private final Map<String, Supplier<Future<?>>> queryCancels = new HashMap<>();
+  final Map<String, Consumer<JsonObject>> queryProgress = new HashMap<>();
+  private boolean cancelled;
+  private double lastProgress = Double.NEGATIVE_INFINITY;
+
+  ToolCall(Vertx vertx, Session session, String callId, Object progressToken, EventStream stream,
+      String progressAddress, Map<String, ToolCall> shardQueries) {
+    this.vertx = vertx;
+    this.shardQueries = shardQueries;
+    this.session = session;
+    this.callId = callId;
+    this.progressToken = progressToken;
+    this.stream = stream;
+    this.progressAddress = progressAddress;
+  }
+
+  @Override
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  @Override
+  public String sessionId() {
+    return session.id;
+  }
+
+  @Override
+  public String callId() {
+    return callId;
+  }
+
+  @Override
+  public JsonObject clientInfo() {
+    return session.clientSummary();
+  }
+
+  @Override
+  public void progress(double progress, Double total, String message) {
+    if (progressToken == null || cancelled) {
+      return;
+    }
+    // the spec requires strictly increasing progress values within one request
+    double p = progress > lastProgress ? progress : lastProgress + 1;
+    lastProgress = p;
+    JsonObject params = new JsonObject().put("progressToken", progressToken).put("progress", p);
+    if (total != null) {
+      params.put("total", Math.max(total, p));
+    }
+    if (message != null) {
+      params.put("message", message);
+    }
+    notifyClient(JsonRpc.notification("notifications/progress", params));
+  }
+
+  @Override
+  public void log(String level, String logger, Object data) {
+    if (cancelled || LEVELS.indexOf(level) < LEVELS.indexOf(session.logLevel)) {
+      return;
+    }
+    JsonObject params = new JsonObject().put("level", level).put("data", data);
+    if (logger != null) {
+      params.put("logger", logger);
+    }
+    notifyClient(JsonRpc.notification("notifications/message", params));
+  }
+
+  private void notifyClient(JsonObject notification) {
+    // JSON-mode calls have no stream of their own: such notifications are dropped, as the
+    // transport spec ties request-related messages to the request's SSE stream
+    if (stream != null && !stream.ended()) {
+      stream.emit(vertx.eventBus(), notification);
+    }
+  }
+
+  @Override
+  public void onCancel(Runnable hook) {
+    if (cancelled) {
+      hook.run();
+    } else {
+      cancelHooks.add(hook);
+    }
+  }
+
+  @Override
+  public boolean cancelled() {
+    return cancelled;
+  }
+
+  void cancel() {
+    if (cancelled) {
+      return;
+    }
+    cancelled = true;
+    queryCancels.values().forEach(Supplier::get);
+    cancelHooks.forEach(Runnable::run);
+  }
+
+  @Override
+  public String progressAddress() {
+    return progressAddress;
+  }
+
+  @Override
+  public void trackQuery(String queryId, Consumer<JsonObject> onProgress, Supplier<Future<?>> cancel) {
+    session.queries.put(queryId, this);
+    shardQueries.put(queryId, this);
+    queryProgress.put(queryId, onProgress);
+    queryCancels.put(queryId, cancel);
+  }
+
+  void untrackQueries() {
+    for (String q : queryCancels.keySet()) {
+      session.queries.remove(q);
+      shardQueries.remove(q);
+    }
+  }
+
+  /** Cancels one query of this call (query_cancel from another call). */
+  boolean cancelQuery(String queryId) {
+    Supplier<Future<?>> c = queryCancels.get(queryId);
+    if (c == null) {
+      return false;
+    }
+    c.get();
+    return true;
+  }
+
+  @Override
+  public boolean cancelSessionQuery(String queryId) {
+    ToolCall owner = session.queries.get(queryId);
+    return owner != null && owner.cancelQuery(queryId);
+  }
+
+  /** Routes one executor progress message to the tool that started the query. */
+  void executorProgress(JsonObject msg) {
+    Consumer<JsonObject> c = queryProgress.get(msg.getString("queryId"));
+    if (c != null && !cancelled) {
+      c.accept(msg);
+    }
+  }
+
+  EventStream stream() {
+    return stream;
+  }
+}

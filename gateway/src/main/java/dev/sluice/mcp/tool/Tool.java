@@ -1,0 +1,19 @@
+package dev.sluice.mcp.tool;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One MCP tool. {@link #call} runs on the owning session's event loop and must not block; it
+ * returns the structured result, or fails with a {@link dev.sluice.sql.SqlError} that becomes an
+ * in-band error result ({@code isError: true}).
+ */
+public interface Tool {
+
+  ToolSpec spec();
+
+  /**
+   * @param args arguments already validated against {@link ToolSpec#inputSchema()}
+   */
+  Future<ToolResult> call(JsonObject args, ToolContext ctx);
+}

@@ -1,0 +1,156 @@
+package dev.sluice.mcp.tool;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.json.schema.Draft;
+import io.vertx.json.schema.JsonSchema;
+import io.vertx.json.schema.JsonSchemaOptions;
+import io.vertx.json.schema.OutputFormat;
+import io.vertx.json.schema.OutputUnit;
+import io.vertx.json.schema.Validator;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The tools a gateway serves, in registration order, each with a compiled argument validator.
+ * Thread-safe for reads; registration happens at start (and on reload, which notifies listeners so
+ * sessions can send notifications/tools/list_changed).
+ */
+public final class ToolRegistry {
+
+  /** Tools per tools/list page; small enough that pagination is exercised by real clients. */
+  public static final int DEFAULT_PAGE_SIZE = 50;
+
+  private record Entry(Tool tool, Validator validator) {}
+
+  private volatile Map<String, Entry> tools = new LinkedHashMap<>();
+  private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
+  private final int pageSize;
+
+  public ToolRegistry() {
+    this(DEFAULT_PAGE_SIZE);
+  }
+
+  public ToolRegistry(int pageSize) {
+    this.pageSize = pageSize;
+  }
+
+  public synchronized ToolRegistry register(Tool tool) {
+    Map<String, Entry> next = new LinkedHashMap<>(tools);
+    String name = tool.spec().name();
+    if (next.containsKey(name)) {
+      throw new IllegalStateException("tool registered twice: " + name);
+    }
+    next.put(name, new Entry(tool, compile(tool.spec().inputSchema())));
+    tools = next;
+    changeListeners.forEach(Runnable::run);
+    return this;
+  }
+
+  public synchronized void unregister(String name) {
+    Map<String, Entry> next = new LinkedHashMap<>(tools);
+    if (next.remove(name) != null) {
+      tools = next;
+      changeListeners.forEach(Runnable::run);
+    }
+  }
+
+  public void onChange(Runnable listener) {
+    changeListeners.add(listener);
+  }
+
+  public Tool get(String name) {
+    Entry e = tools.get(name);
+    return e == null ? null : e.tool;
+  }
+
+  public List<String> names() {
+    return new ArrayList<>(tools.keySet());
+  }
+
+  /**
+   * Validates arguments; returns null when valid, else one message per violation naming the
+   * argument path, e.g. {@code /maxRows: 0 is less than the minimum of 1}.
+   */
+  public List<String> validate(String toolName, JsonObject args) {
+    Entry e = tools.get(toolName);
+    OutputUnit out = e.validator.validate(args);
+    if (Boolean.TRUE.equals(out.getValid())) {
+      return null;
+    }
+    List<String> problems = new ArrayList<>();
+    collect(out, problems);
+    if (problems.isEmpty()) {
+      problems.add("arguments do not match the tool's inputSchema");
+    }
+    return problems;
+  }
+
+  private static void collect(OutputUnit unit, List<String> into) {
+    if (unit.getErrors() != null) {
+      for (OutputUnit u : unit.getErrors()) {
+        collect(u, into);
+      }
+    }
+    if (unit.getError() != null) {
+      String where = unit.getInstanceLocation() == null || unit.getInstanceLocation().isEmpty()
+          ? "arguments" : unit.getInstanceLocation();
+      String line = where + ": " + unit.getError();
+      if (!into.contains(line)) {
+        into.add(line);
+      }
+    }
+  }
+
+  /** One page of tools/list; the cursor is an opaque offset token. */
+  public JsonObject page(String cursor) {
+    int offset = decodeCursor(cursor);
+    List<Entry> all = new ArrayList<>(tools.values());
+    JsonArray page = new JsonArray();
+    for (int i = offset; i < Math.min(all.size(), offset + pageSize); i++) {
+      page.add(all.get(i).tool.spec().toJson());
+    }
+    JsonObject result = new JsonObject().put("tools", page);
+    if (offset + pageSize < all.size()) {
+      result.put("nextCursor", encodeCursor(offset + pageSize));
+    }
+    return result;
+  }
+
+  /** Returns -1 for a cursor we did not issue. */
+  public static int decodeCursor(String cursor) {
+    if (cursor == null) {
+      return 0;
+    }
+    try {
+      String s = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+      if (s.startsWith("o:")) {
+        int n = Integer.parseInt(s.substring(2));
+        if (n >= 0) {
+          return n;
+        }
+      }
+    } catch (IllegalArgumentException ignored) {
+      // falls through to "invalid"
+    }
+    return -1;
+  }
+
+  public static String encodeCursor(int offset) {
+    return Base64.getUrlEncoder().withoutPadding()
+        .encodeToString(("o:" + offset).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Validator compile(JsonObject schema) {
+    return Validator.create(JsonSchema.of(schema),
+        new JsonSchemaOptions()
+            .setDraft(Draft.DRAFT202012)
+            .setBaseUri("https://sluice.dev/schemas/")
+            .setOutputFormat(OutputFormat.Basic));
+  }
+}

@@ -1,0 +1,92 @@
+package dev.sluice.observability;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The gateway's Prometheus meters (served at /metrics). Thread-safe; one instance per process,
+ * shared by every verticle instance.
+ */
+public final class GatewayMetrics {
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final AtomicInteger openSessions = new AtomicInteger();
+  private final AtomicInteger openSseStreams = new AtomicInteger();
+  private final ConcurrentHashMap<String, Counter> httpCounters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Timer> toolTimers = new ConcurrentHashMap<>();
+  private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
+  public GatewayMetrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    gcMetrics.bindTo(registry);
+    Gauge.builder("sluice_sessions_open", openSessions, AtomicInteger::get)
+        .description("MCP sessions currently open on this node").register(registry);
+    Gauge.builder("sluice_sse_streams_open", openSseStreams, AtomicInteger::get)
+        .description("SSE streams currently open on this node").register(registry);
+  }
+
+  public void httpRequest(String method, int status) {
+    httpCounters.computeIfAbsent(method + " " + status, k -> Counter.builder("sluice_http_requests")
+        .description("HTTP requests by method and status")
+        .tag("method", method).tag("status", Integer.toString(status))
+        .register(registry)).increment();
+  }
+
+  /** Records one finished tools/call. */
+  public void toolCall(String tool, String outcome, long durationNanos) {
+    toolTimers.computeIfAbsent(tool + " " + outcome, k -> Timer.builder("sluice_tool_calls")
+        .description("tools/call latency by tool and outcome")
+        .tag("tool", tool).tag("outcome", outcome)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofSeconds(60))
+        .register(registry)).record(durationNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  public void sessionOpened() {
+    openSessions.incrementAndGet();
+  }
+
+  public void sessionClosed() {
+    openSessions.decrementAndGet();
+  }
+
+  public int openSessions() {
+    return openSessions.get();
+  }
+
+  public void sseOpened() {
+    openSseStreams.incrementAndGet();
+  }
+
+  public void sseClosed() {
+    openSseStreams.decrementAndGet();
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  public void close() {
+    gcMetrics.close();
+    registry.close();
+  }
+}

@@ -1,0 +1,74 @@
+package dev.sluice.tools;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.mcp.tool.Tool;
+import dev.sluice.mcp.tool.ToolContext;
+import dev.sluice.mcp.tool.ToolResult;
+import dev.sluice.mcp.tool.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/** sql_explain: the engine's plan for a read-only statement, optionally executed (analyze). */
+public final class SqlExplainTool implements Tool {
+
+  private static final ToolSpec SPEC = new ToolSpec(
+      "sql_explain",
+      "Explain a query plan",
+      "Show the execution plan of ONE read-only statement: PostgreSQL EXPLAIN (FORMAT JSON), "
+          + "MySQL/MariaDB EXPLAIN FORMAT=JSON, SQLite EXPLAIN QUERY PLAN. Returns readable plan "
+          + "lines plus estimated rows and cost where the engine gives them. analyze: true runs the "
+          + "statement for real timings (only for statements the read-only guard accepts, within "
+          + "the connection's deadline).",
+      Schemas.object()
+          .put("properties", new JsonObject()
+              .put("connectionId", Schemas.string("Connection id from connection_list").put("minLength", 1))
+              .put("sql", Schemas.string("One read-only SQL statement").put("minLength", 1))
+              .put("analyze", new JsonObject().put("type", "boolean").put("default", false)
+                  .put("description", "Execute the statement to report actual rows and timings")))
+          .put("required", new JsonArray().add("connectionId").add("sql"))
+          .put("additionalProperties", false),
+      Schemas.object()
+          .put("properties", new JsonObject()
+              .put("connectionId", Schemas.string())
+              .put("queryId", Schemas.string())
+              .put("format", Schemas.string())
+              .put("plan", new JsonObject().put("type", "array").put("items", Schemas.string()))
+              .put("estimatedRows", Schemas.nullable("number"))
+              .put("estimatedCost", Schemas.nullable("number"))
+              .put("executionTimeMs", new JsonObject().put("type", "number")))
+          .put("required", new JsonArray().add("plan")),
+      ToolSpec.readOnlyAnnotations("Explain a query plan", true));
+
+  private final ConnectionDirectory directory;
+
+  public SqlExplainTool(ConnectionDirectory directory) {
+    this.directory = directory;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return SPEC;
+  }
+
+  @Override
+  public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
+    ConnectionConfig c = directory.require(args.getString("connectionId"));
+    ctx.progress(0, null, "validating");
+    JsonObject request = new JsonObject().put("sql", args.getString("sql")).put("mode", "explain")
+        .put("analyze", args.getBoolean("analyze", false)).put("maxRows", 1);
+    return ExecutorClient.execute(c, request, ctx, p -> {
+      if ("executing".equals(p.getString("stage"))) {
+        ctx.progress(1, null, "executing");
+      }
+    }).map(r -> {
+      r.put("connectionId", c.id());
+      StringBuilder text = new StringBuilder();
+      r.getJsonArray("plan", new JsonArray()).forEach(l -> text.append(l).append('\n'));
+      if (r.getValue("estimatedRows") != null) {
+        text.append("(estimated rows: ").append(r.getValue("estimatedRows")).append(")");
+      }
+      return ToolResult.of(r, text.toString().trim());
+    });
+  }
+}

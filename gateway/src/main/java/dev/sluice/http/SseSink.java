@@ -40,6 +40,8 @@ final class SseSink {
         .putHeader("Cache-Control", "no-cache, no-transform")
         .putHeader("X-Accel-Buffering", "no")
         .setChunked(true);
+    // send the headers now: clients wait for them before reading a stream that may stay quiet
+    response.writeHead();
     response.drainHandler(v -> flush());
     flush();
   }

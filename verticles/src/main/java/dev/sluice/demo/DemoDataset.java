@@ -30,8 +30,8 @@ public final class DemoDataset {
     counts.put("customers", 5_000);
     counts.put("products", 300);
     counts.put("orders", 25_000);
-    counts.put("order_items", 60_006);
-    counts.put("payments", 24_681);
+    counts.put("order_items", 59_828);
+    counts.put("payments", 24_835);
     counts.put("web_events", 20_000);
     return counts;
   }

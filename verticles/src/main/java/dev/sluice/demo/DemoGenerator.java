@@ -132,11 +132,13 @@ final class DemoGenerator {
     record Draft(int customer, LocalDateTime at) {}
     List<Draft> drafts = new ArrayList<>(ORDERS);
     for (int i = 0; i < ORDERS; i++) {
+      LocalDateTime at = orderTime(r);
+      int signedUp = signedUpBy(at);
       // a seventh of the customers are regulars who place most repeat orders
-      int customer = r.nextInt(100) < 40
-          ? 7 * (1 + r.nextInt(CUSTOMERS / 7))
-          : 1 + r.nextInt(CUSTOMERS);
-      drafts.add(new Draft(customer, seasonal(r, customers.get(customer - 1).createdAt())));
+      int customer = signedUp >= 7 && r.nextInt(100) < 40
+          ? 7 * (1 + r.nextInt(signedUp / 7))
+          : 1 + r.nextInt(signedUp);
+      drafts.add(new Draft(customer, at));
     }
     // ids follow order time; the stable sort keeps ties in generation order
     drafts.sort(Comparator.comparing(Draft::at));
@@ -286,14 +288,32 @@ final class DemoGenerator {
     rows.put(DemoSchema.WEB_EVENTS.name(), out);
   }
 
-  /** A time in [from, to] drawn with the shop's monthly seasonality. */
-  private static LocalDateTime seasonal(SplittableRandom r, LocalDateTime from) {
+  /**
+   * An order time: volume grows with the customer base (so every customer orders at about the
+   * same rate from sign-up on) and follows the monthly seasonality.
+   */
+  private LocalDateTime orderTime(SplittableRandom r) {
     while (true) {
-      LocalDateTime t = between(r, from, END);
-      if (r.nextInt(200) < MONTH_WEIGHTS[t.getMonthValue() - 1]) {
+      LocalDateTime t = between(r, CUSTOMERS_FROM, END);
+      if (r.nextInt(CUSTOMERS) < signedUpBy(t) && r.nextInt(200) < MONTH_WEIGHTS[t.getMonthValue() - 1]) {
         return t;
       }
     }
+  }
+
+  /** How many customers had signed up at {@code t}; they are ids 1..n (ids follow sign-up). */
+  private int signedUpBy(LocalDateTime t) {
+    int lo = 0;
+    int hi = customers.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (customers.get(mid).createdAt().isAfter(t)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
   }
 
   private static LocalDateTime between(SplittableRandom r, LocalDateTime from, LocalDateTime to) {

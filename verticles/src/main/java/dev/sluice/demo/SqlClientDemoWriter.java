@@ -42,7 +42,12 @@ final class SqlClientDemoWriter {
   }
 
   private List<String> ddl() {
-    List<String> statements = new ArrayList<>(sql.createNamespace());
+    List<String> statements = new ArrayList<>();
+    if (sql.dialect() == Dialect.POSTGRES) {
+      // DROP TABLE IF EXISTS on a first load would log a notice per table
+      statements.add("SET LOCAL client_min_messages = warning");
+    }
+    statements.addAll(sql.createNamespace());
     statements.addAll(sql.dropTables());
     for (DemoTable t : DemoSchema.TABLES) {
       statements.addAll(sql.createTable(t));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +23,23 @@ class DemoGeneratorTest {
     System.out.printf("demo generation in memory: %d ms, %d rows %s%n", ms, a.totalRows(), a.rowCounts());
     assertEquals(DemoChecksum.of(a), DemoChecksum.of(b));
     assertEquals(DemoDataset.expectedRowCounts(), a.rowCounts());
+  }
+
+  /**
+   * The data of {@link DemoSchema#VERSION} pinned: a JDK or code change that alters any value
+   * fails here. After an intended change, bump the version and update these.
+   */
+  @Test
+  void dataIsPinnedToTheDatasetVersion() {
+    assertEquals(1, DemoSchema.VERSION, "update the pinned checksums with the version");
+    Map<String, String> pinned = new LinkedHashMap<>();
+    pinned.put("customers", "ced88726bdcf0a18ae733051e7436ab540775eac0ab7f74dd15faf3d7ac6f140");
+    pinned.put("products", "a0e2b0bc9d6732210a821e22001cf360b1c4e4441143db2bf29bd55d100e715a");
+    pinned.put("orders", "750a4f9a4e916686c93f0d4afcf84f047c0a1661d83fda1140cfac61230ac043");
+    pinned.put("order_items", "ce3568604b78c4dfdfff1a62a86538d56e5de6575676a26fba577bc28667fe73");
+    pinned.put("payments", "410019c439e1f212f56c975bada80141d5875ee33fb0bd57fedb7381d2a921a7");
+    pinned.put("web_events", "244c0c1f44904049fb6d84c77cc8b5a06edf9adab587b3635f85e80e154944b6");
+    assertEquals(pinned, DemoChecksum.of(DemoDataset.generate()));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.sluice.gateway;
 
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.demo.DemoDataset;
 import dev.sluice.http.HttpVerticle;
 import dev.sluice.mcp.McpFeatures;
 import dev.sluice.mcp.SessionShardVerticle;
@@ -74,11 +75,23 @@ public final class Gateway {
     SessionShardVerticle.SessionSettings settings = new SessionShardVerticle.SessionSettings(
         config.server().sessionIdleTimeoutMs(), config.server().sseReplayEvents(),
         Math.max(1, config.server().maxSessions() / shards), config.server().slowCallMs());
-    return Executors.deploy(vertx, config)
+    return prepareDemo()
+        .compose(v -> Executors.deploy(vertx, config))
         .compose(v -> vertx.deployVerticle(
             () -> new SessionShardVerticle(nodeId, shardIndex.getAndIncrement(), features, metrics, settings),
             new DeploymentOptions().setInstances(shards)))
         .compose(v -> deployHttp());
+  }
+
+  /**
+   * With no configured connections the demo database is generated on first start (a one-time
+   * write of ~135k rows, so it runs on a worker thread, before any read-only worker opens it).
+   */
+  private Future<Void> prepareDemo() {
+    if (!config.demo()) {
+      return Future.succeededFuture();
+    }
+    return vertx.executeBlocking(() -> DemoDataset.ensureSqlite(config.stateDir())).mapEmpty();
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.sluice.sql;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.guard.GuardVerdict;
 import dev.sluice.sql.guard.ReadOnlyGuard;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -98,7 +97,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
    * Runs {@code sql} WITHOUT the read-only guard, on this verticle's context. Only for tests of the
    * engine's own read-only wall; the bus path always guards first.
    */
-  Future<JsonObject> runUnguarded(Context context, String connectionId, String sql) {
+  Future<JsonObject> runUnguarded(String connectionId, String sql) {
     Promise<JsonObject> p = Promise.promise();
     context.runOnContext(v -> attempt(() -> run(config(connectionId), UUID.randomUUID().toString(), sql,
         new JsonObject().put("mode", "query"))).onComplete(p));

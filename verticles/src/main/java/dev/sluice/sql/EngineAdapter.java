@@ -49,8 +49,8 @@ public interface EngineAdapter {
   /** Maps an engine failure to an agent-facing error (no suggestions yet). */
   SqlError mapError(Throwable failure);
 
-  /** Whether the failure is the engine's own statement deadline. */
-  boolean isServerDeadline(Throwable failure);
+  /** Whether the failure is the engine's own statement deadline, {@code elapsedMs} into the call. */
+  boolean isServerDeadline(Throwable failure, long elapsedMs, long timeoutMs);
 
   /** Names an agent might have meant: tables ({@code columns=false}) or columns of the live schema. */
   Future<List<String>> knownNames(boolean columns, String qualifier);

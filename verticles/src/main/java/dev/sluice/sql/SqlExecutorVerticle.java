@@ -151,7 +151,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
             return engine.release(lease);
           });
         })
-        .recover(err -> failure(engine, q, err, timeoutMs))
+        .recover(err -> failure(engine, q, err, sql, timeoutMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
         .onComplete(ar -> {
           vertx.cancelTimer(timer);
           inFlight.remove(queryId);
@@ -179,6 +179,10 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
       q.stop = why;
     }
     Future<Void> told = q.lease == null ? Future.succeededFuture() : q.engine.cancel(q.lease).otherwiseEmpty();
+    if (why == InFlightQuery.Stop.DEADLINE) {
+      // The deadline answer must not wait for a side connection; the backend stops on its own time.
+      q.reply.tryFail(error);
+    }
     return told.onComplete(ar -> q.reply.tryFail(error));
   }
 
@@ -188,8 +192,9 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
         : SqlBus.deadlineError(timeoutMs);
   }
 
-  private Future<JsonObject> failure(EngineAdapter engine, InFlightQuery q, Throwable err, long timeoutMs) {
-    if (q.stop != null || engine.isServerDeadline(err)) {
+  private Future<JsonObject> failure(EngineAdapter engine, InFlightQuery q, Throwable err, String sql,
+      long timeoutMs, long elapsedMs) {
+    if (q.stop != null || engine.isServerDeadline(err, elapsedMs, timeoutMs)) {
       if (q.stop == null) {
         q.stop = InFlightQuery.Stop.DEADLINE;
       }
@@ -202,7 +207,9 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
       return Future.failedFuture(e);
     }
     int dot = missing.lastIndexOf('.');
-    String qualifier = dot > 0 ? missing.substring(0, dot) : null;
+    // MySQL names the table db-qualified even when the statement did not; echo the agent's form.
+    String qualifier = dot > 0 && sql.toLowerCase(java.util.Locale.ROOT)
+        .contains(missing.substring(0, dot + 1).toLowerCase(java.util.Locale.ROOT)) ? missing.substring(0, dot) : null;
     String bare = dot > 0 ? missing.substring(dot + 1) : missing;
     // Suggestions are a courtesy: a slow or failing look-up must not hide the real error.
     return engine.knownNames(columns, columns ? null : qualifier)

@@ -146,7 +146,7 @@ final class PgEngine extends PooledEngine {
   }
 
   @Override
-  public boolean isServerDeadline(Throwable failure) {
+  public boolean isServerDeadline(Throwable failure, long elapsedMs, long timeoutMs) {
     return failure instanceof PgException pe && "57014".equals(pe.getSqlState());
   }
 

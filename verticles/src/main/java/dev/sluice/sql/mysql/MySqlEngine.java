@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mysqlclient.MySQLBuilder;
@@ -41,8 +42,33 @@ final class MySqlEngine extends PooledEngine {
   private static final Pattern RAW_MESSAGE =
       Pattern.compile("\\{errorMessage=(.*), errorCode=\\d+, sqlState=[^}]*}", Pattern.DOTALL);
 
+  /** How often the boolean/JSON column hints are re-read from information_schema. */
+  private static final long HINTS_REFRESH_MS = 30_000;
+
+  private volatile MySqlColumnHints hints = MySqlColumnHints.NONE;
+  private long hintsTimer = -1;
+
   MySqlEngine(Vertx vertx, ConnectionConfig cfg) {
     super(vertx, cfg);
+  }
+
+  @Override
+  public Future<Void> start() {
+    return super.start().compose(v -> refreshHints()).onComplete(ar ->
+        hintsTimer = vertx.setPeriodic(HINTS_REFRESH_MS, id -> refreshHints()));
+  }
+
+  private Future<Void> refreshHints() {
+    return onSide(conn -> MySqlColumnHints.load(conn, mariadb()))
+        .onSuccess(h -> hints = h)
+        .<Void>mapEmpty()
+        .otherwiseEmpty();
+  }
+
+  @Override
+  public Future<Void> close() {
+    vertx.cancelTimer(hintsTimer);
+    return super.close();
   }
 
   @Override
@@ -185,14 +211,55 @@ final class MySqlEngine extends PooledEngine {
   @Override
   public Object cell(Row row, int index, ColumnDescriptor column) {
     Object v = row.getValue(index);
-    // TIMESTAMP is zone-aware and the session runs in UTC: report it like a PG timestamptz.
-    return "TIMESTAMP".equalsIgnoreCase(column.typeName()) ? ValueFormat.utcTimestamp(v) : ValueFormat.format(v);
+    String type = column.typeName();
+    if ("TIMESTAMP".equals(type)) {
+      // TIMESTAMP is zone-aware and the session runs in UTC: report it like a PG timestamptz.
+      return ValueFormat.utcTimestamp(v);
+    }
+    if (v instanceof Number n && "INT8".equals(type) && hints.booleans.contains(column.name())) {
+      return n.intValue() != 0;
+    }
+    if (v instanceof String s && hints.jsonText.contains(column.name())) {
+      try {
+        return ValueFormat.format(Json.decodeValue(s));
+      } catch (DecodeException notJson) {
+        return ValueFormat.format(s);
+      }
+    }
+    return ValueFormat.format(v);
   }
 
+  /** The client's type names (INT16, VARSTRING...) translated back to MySQL's own. */
   @Override
   public String typeName(ColumnDescriptor column) {
     String t = column.typeName();
-    return t == null ? String.valueOf(column.jdbcType()) : t.toLowerCase(Locale.ROOT);
+    if (t == null) {
+      return String.valueOf(column.jdbcType()).toLowerCase(Locale.ROOT);
+    }
+    String name = switch (t) {
+      case "INT8" -> "tinyint";
+      case "INT16" -> "smallint";
+      case "INT24" -> "mediumint";
+      case "INT32" -> "int";
+      case "INT64" -> "bigint";
+      case "U_INT8" -> "tinyint unsigned";
+      case "U_INT16" -> "smallint unsigned";
+      case "U_INT24" -> "mediumint unsigned";
+      case "U_INT32" -> "int unsigned";
+      case "U_INT64" -> "bigint unsigned";
+      case "NUMERIC" -> "decimal";
+      case "STRING" -> "char";
+      case "VARSTRING" -> "varchar";
+      case "TINY_TEXT" -> "tinytext";
+      case "MEDIUM_TEXT" -> "mediumtext";
+      case "LONG_TEXT" -> "longtext";
+      case "TINY_BLOB" -> "tinyblob";
+      case "MEDIUM_BLOB" -> "mediumblob";
+      case "LONG_BLOB" -> "longblob";
+      default -> t.toLowerCase(Locale.ROOT);
+    };
+    return hints.booleans.contains(column.name()) && t.equals("INT8") ? "boolean"
+        : hints.jsonText.contains(column.name()) ? "json" : name;
   }
 
   @Override

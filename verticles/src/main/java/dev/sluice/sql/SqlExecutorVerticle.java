@@ -32,6 +32,8 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
   /** The gateway timer fires this long after the engine's own deadline should have. */
   public static final long DEADLINE_MARGIN_MS = 250;
 
+  private static final Pattern NEAR = Pattern.compile("near '(.*)' at line \\d+", Pattern.DOTALL);
+
   private final Driver driver;
   private final Map<String, ConnectionConfig> configs = new LinkedHashMap<>();
   private final Map<String, EngineAdapter> engines = new LinkedHashMap<>();
@@ -201,6 +203,12 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
       return Future.failedFuture(stopError(q, timeoutMs));
     }
     SqlError e = err instanceof SqlError se ? se : engine.mapError(err);
+    if (e.type() == ErrorType.SYNTAX_ERROR && !e.details().containsKey("position")) {
+      // MySQL reports "near '<rest of statement>' at line N" instead of a position.
+      String near = nameIn(e.getMessage(), NEAR);
+      int at = near == null || near.isEmpty() ? -1 : sql.indexOf(near);
+      e.with("position", near == null ? null : at >= 0 ? Integer.valueOf(at + 1) : near.isEmpty() ? sql.length() + 1 : null);
+    }
     boolean columns = e.type() == ErrorType.COLUMN_NOT_FOUND;
     String missing = e.details().getString("name");
     if (!(columns || e.type() == ErrorType.TABLE_NOT_FOUND) || missing == null) {

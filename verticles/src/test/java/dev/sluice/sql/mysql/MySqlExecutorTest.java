@@ -82,5 +82,6 @@ class MySqlExecutorTest extends EngineExecutorContract {
   @Override
   protected void assertSyntaxPosition(SqlError syntax) {
     assertEquals(1064, syntax.details().getInteger("error_code"));
+    assertEquals(true, syntax.details().getInteger("position") > 0, syntax.toJson().encode());
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.sql;
 
+import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 
@@ -12,6 +13,8 @@ final class InFlightQuery {
   final EngineAdapter engine;
   final Promise<JsonObject> reply = Promise.promise();
   EngineAdapter.Lease lease;
+  /** The engine-side stop request, once sent; the lease is not released before it lands. */
+  Future<Void> cancelSent;
   Stop stop;
 
   InFlightQuery(String queryId, EngineAdapter engine) {

@@ -148,9 +148,13 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
               : lease.conn().prepare(sql).compose(ps -> new ResultCollector(engine, maxRows,
                   rows -> progress(req, queryId, "fetching", rows)).drain(ps.cursor()));
           return work.eventually(() -> {
-            // Forget the lease first so a late cancel cannot hit the ROLLBACK or the next caller.
+            // Forget the lease first so no new cancel targets it, and let a cancel already on its
+            // way land before the connection goes back: a PG cancel request arriving late would
+            // otherwise stop the next caller's statement on the same backend.
             q.lease = null;
-            return engine.release(lease);
+            Future<Void> landed = q.cancelSent == null ? Future.succeededFuture()
+                : q.cancelSent.timeout(2, TimeUnit.SECONDS).otherwiseEmpty();
+            return landed.compose(v -> engine.release(lease));
           });
         })
         .recover(err -> failure(engine, q, err, sql, timeoutMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
@@ -181,6 +185,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
       q.stop = why;
     }
     Future<Void> told = q.lease == null ? Future.succeededFuture() : q.engine.cancel(q.lease).otherwiseEmpty();
+    q.cancelSent = told;
     if (why == InFlightQuery.Stop.DEADLINE) {
       // The deadline answer must not wait for a side connection; the backend stops on its own time.
       q.reply.tryFail(error);

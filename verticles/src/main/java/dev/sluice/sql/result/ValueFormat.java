@@ -53,7 +53,8 @@ public final class ValueFormat {
       return d.isNaN() || d.isInfinite() ? d.toString() : d;
     }
     if (v instanceof Float f) {
-      return f.isNaN() || f.isInfinite() ? f.toString() : (double) f;
+      // Via the float's shortest decimal form: (double) 0.1f would print 0.10000000149011612.
+      return f.isNaN() || f.isInfinite() ? f.toString() : Double.parseDouble(Float.toString(f));
     }
     if (v instanceof String s) {
       return text(s);

@@ -312,6 +312,46 @@ public abstract class EngineExecutorContract {
   }
 
   @Test
+  void outageFailsFastAndPoolRecovers() throws Exception {
+    ConnectionConfig direct = config("outage", 5_000, 2, 4);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("@([^:/@]+):(\\d+)/").matcher(direct.url());
+    assertTrue(m.find(), direct.url());
+    OutageProxy proxy = new OutageProxy(vertx, m.group(1), Integer.parseInt(m.group(2)));
+    try {
+      proxy.up();
+      ConnectionConfig viaProxy = new ConnectionConfig("outage", direct.driver(),
+          m.replaceFirst("@127.0.0.1:" + proxy.port() + "/"), null, direct.user(), direct.password(), null,
+          2, 4, 5_000, 100, 1_000);
+      deploy(viaProxy);
+      assertEquals(1, ok(q("outage", "SELECT 1", 1)).getInteger("rowCount"));
+
+      proxy.down();
+      long t0 = System.nanoTime();
+      SqlError e = err(q("outage", "SELECT 1", 1));
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      assertEquals(ErrorType.CONNECTION_ERROR, e.type(), e.toJson().encode());
+      assertTrue(ms < 4_000, "outage answered after " + ms + " ms");
+      JsonObject info = vertx.eventBus().<JsonObject>request(SqlBus.info(driver()), new JsonObject().put("connectionId", "outage"))
+          .await(10, TimeUnit.SECONDS).body();
+      assertEquals("down", info.getString("status"), info.encode());
+
+      proxy.up();
+      JsonObject back = null;
+      for (int attempt = 0; attempt < 10 && back == null; attempt++) {
+        try {
+          back = ok(q("outage", "SELECT 1", 1));
+        } catch (Exception stillDown) {
+          Thread.sleep(300);
+        }
+      }
+      assertNotNull(back, "pool did not recover after the server came back");
+      assertEquals(1, back.getInteger("rowCount"));
+    } finally {
+      proxy.close();
+    }
+  }
+
+  @Test
   void infoReportsUp() throws Exception {
     deploy(config("info", 5_000, 3, 4));
     JsonObject info = vertx.eventBus().<JsonObject>request(SqlBus.info(driver()), new JsonObject().put("connectionId", "info"))

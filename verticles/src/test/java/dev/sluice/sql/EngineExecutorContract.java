@@ -209,6 +209,26 @@ public abstract class EngineExecutorContract {
     awaitGone(m);
   }
 
+  /** The second caller waits for the only connection; the gateway timer, not the engine, ends it. */
+  @Test
+  void gatewayTimerCoversQueueWait() throws Exception {
+    deploy(config("queued", 1_000, 1, 2));
+    String m1 = marker();
+    String m2 = marker();
+    Future<JsonObject> first = execute(q("queued", String.format(sleepSql(5, "%s"), m1), 1));
+    Thread.sleep(100);
+    long t0 = System.nanoTime();
+    SqlError second = err(q("queued", String.format(sleepSql(5, "%s"), m2), 1));
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    System.out.printf("[%s] queued caller timed out after %d ms: %s%n", driver(), ms, second.toJson().encode());
+    assertEquals(ErrorType.TIMEOUT, second.type(), second.toJson().encode());
+    assertEquals("query exceeded 1s", second.getMessage());
+    assertTrue(ms < 2_000, "queued caller ended after " + ms + " ms");
+    assertEquals(ErrorType.TIMEOUT, failure(first).type());
+    awaitGone(m1);
+    awaitGone(m2);
+  }
+
   @Test
   void cancelStopsBackend() throws Exception {
     deploy(config("cancel", 30_000, 2, 4));

@@ -15,7 +15,7 @@ import io.vertx.sqlclient.SqlConnectOptions;
 import io.vertx.sqlclient.SqlConnection;
 import java.net.ConnectException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The pool handling both network engines share: a query pool sized by the config, a one-connection
@@ -121,7 +121,7 @@ public abstract class PooledEngine implements EngineAdapter {
   }
 
   /** Runs {@code work} on the side pool, for look-ups that must not queue behind queries. */
-  protected <T> Future<T> onSide(java.util.function.Function<SqlConnection, Future<T>> work) {
+  protected <T> Future<T> onSide(Function<SqlConnection, Future<T>> work) {
     return sidePool.withConnection(work);
   }
 
@@ -160,13 +160,5 @@ public abstract class PooledEngine implements EngineAdapter {
   protected static String firstLine(String s) {
     int nl = s.indexOf('\n');
     return nl < 0 ? s : s.substring(0, nl);
-  }
-
-  protected static <T> Future<T> attempt(Supplier<Future<T>> s) {
-    try {
-      return s.get();
-    } catch (RuntimeException e) {
-      return Future.failedFuture(e);
-    }
   }
 }

@@ -306,6 +306,8 @@ public abstract class EngineExecutorContract {
     deploy(config("explain", 5_000, 2, 4));
     for (boolean analyze : List.of(false, true)) {
       JsonObject r = ok(q("explain", "SELECT * FROM " + table("big") + " WHERE n > 10", 1).put("mode", "explain").put("analyze", analyze));
+      System.out.printf("[%s] explain analyze=%s plan=%s estimatedRows=%s estimatedCost=%s%n", driver(), analyze,
+          r.getJsonArray("plan").encode(), r.getValue("estimatedRows"), r.getValue("estimatedCost"));
       assertFalse(r.getJsonArray("plan").isEmpty(), r.encode());
       assertNotNull(r.getValue("planJson"), r.encode());
       assertNotNull(r.getValue("estimatedRows"), r.encode());

@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  * validate, guard, lease a read-only deadline-bound session, stream at most {@code maxRows} rows,
  * roll back. The deadline is enforced twice: by the engine and by a gateway timer that cancels the
  * backend; both end in the same {@link SqlBus#deadlineError}, delivered once.
+ *
+ * <p>Deploy exactly one instance per driver: in-flight queries (for cancel) and pools live in the
+ * instance, and the bus would round-robin between instances.
  */
 public abstract class SqlExecutorVerticle extends VerticleBase {
 
@@ -146,7 +149,9 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
           Future<JsonObject> work = mode.equals("explain")
               ? explain(engine, lease, sql, req.getBoolean("analyze", false))
               : lease.conn().prepare(sql).compose(ps -> new ResultCollector(engine, maxRows,
-                  rows -> progress(req, queryId, "fetching", rows)).drain(ps.cursor()));
+                  rows -> progress(req, queryId, "fetching", rows)).drain(ps.cursor())
+                  // Server-side statements outlive the lease (PG session, MySQL max_prepared_stmt_count).
+                  .eventually(() -> ps.close().otherwiseEmpty()));
           return work.eventually(() -> {
             // Forget the lease first so no new cancel targets it, and let a cancel already on its
             // way land before the connection goes back: a PG cancel request arriving late would

@@ -5,6 +5,13 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import io.vertx.pgclient.data.Interval;
+import io.vertx.sqlclient.data.Numeric;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.TemporalAccessor;
 import java.util.Base64;
 import java.util.UUID;
@@ -46,13 +53,30 @@ public final class ValueFormat {
       return d.isNaN() || d.isInfinite() ? d.toString() : d;
     }
     if (v instanceof Float f) {
-      return f.isNaN() || f.isInfinite() ? f.toString() : (double) f;
+      // Via the float's shortest decimal form: (double) 0.1f would print 0.10000000149011612.
+      return f.isNaN() || f.isInfinite() ? f.toString() : Double.parseDouble(Float.toString(f));
     }
     if (v instanceof String s) {
       return text(s);
     }
+    if (v instanceof Numeric n) {
+      return n.isNaN() ? "NaN" : n.bigDecimalValue().toPlainString();
+    }
+    // java.time toString() drops ":00" seconds; agents compare strings, so always print seconds.
+    if (v instanceof LocalDateTime t) {
+      return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t);
+    }
+    if (v instanceof OffsetDateTime t) {
+      return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t.withOffsetSameInstant(ZoneOffset.UTC));
+    }
+    if (v instanceof LocalTime t) {
+      return DateTimeFormatter.ISO_LOCAL_TIME.format(t);
+    }
     if (v instanceof TemporalAccessor t) {
       return t.toString();
+    }
+    if (v instanceof Interval i) {
+      return interval(i);
     }
     if (v instanceof UUID) {
       return v.toString();
@@ -78,6 +102,33 @@ public final class ValueFormat {
       return out;
     }
     return text(v.toString());
+  }
+
+  /**
+   * A zone-aware timestamp the engine handed over without its zone (MySQL TIMESTAMP read in a UTC
+   * session): same JSON as a PostgreSQL timestamptz.
+   */
+  public static Object utcTimestamp(Object v) {
+    return v instanceof LocalDateTime t ? format(t.atOffset(ZoneOffset.UTC)) : format(v);
+  }
+
+  /** ISO-8601 duration, e.g. {@code P1Y2M3DT4H5M6.5S}. */
+  static String interval(Interval i) {
+    StringBuilder b = new StringBuilder("P");
+    if (i.getYears() != 0) b.append(i.getYears()).append('Y');
+    if (i.getMonths() != 0) b.append(i.getMonths()).append('M');
+    if (i.getDays() != 0) b.append(i.getDays()).append('D');
+    long micros = ((i.getHours() * 60L + i.getMinutes()) * 60L + i.getSeconds()) * 1_000_000L + i.getMicroseconds();
+    if (micros != 0 || b.length() == 1) {
+      b.append('T');
+      long h = micros / 3_600_000_000L;
+      long m = (micros / 60_000_000L) % 60;
+      BigDecimal sec = BigDecimal.valueOf(micros % 60_000_000L, 6).stripTrailingZeros();
+      if (h != 0) b.append(h).append('H');
+      if (m != 0) b.append(m).append('M');
+      if (sec.signum() != 0 || (h == 0 && m == 0)) b.append(sec.toPlainString()).append('S');
+    }
+    return b.toString();
   }
 
   public static String text(String s) {

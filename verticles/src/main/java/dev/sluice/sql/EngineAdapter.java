@@ -1,0 +1,66 @@
+package dev.sluice.sql;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.desc.ColumnDescriptor;
+import java.util.List;
+
+/**
+ * What one network engine (PostgreSQL, MySQL/MariaDB) supplies to the shared executor flow in
+ * {@link SqlExecutorVerticle}: pools, the read-only deadline-bound session, cancellation, error
+ * mapping and plan rendering. One instance per configured connection.
+ */
+public interface EngineAdapter {
+
+  /** Builds the pools; resolves even when the server is down (status is then "down"). */
+  Future<Void> start();
+
+  Future<Void> close();
+
+  /**
+   * Leases a pooled connection and opens a READ ONLY transaction whose server-side deadline is
+   * {@code timeoutMs}.
+   */
+  Future<Lease> lease(long timeoutMs);
+
+  /** Rolls back and returns the connection to the pool; never fails. */
+  Future<Void> release(Lease lease);
+
+  /** Stops the statement running on a lease from outside (cancel request / KILL QUERY). */
+  Future<Void> cancel(Lease lease);
+
+  /** A quick liveness probe on a side connection: version and flavour, or a failure. */
+  Future<ServerInfo> probe();
+
+  /** The statement that explains {@code sql} as JSON. */
+  String explainSql(String sql, boolean analyze);
+
+  /** Turns the engine's JSON plan rows into the explain reply fields. */
+  JsonObject renderPlan(List<Row> rows);
+
+  /** One cell as JSON, applying the engine's type quirks before {@link dev.sluice.sql.result.ValueFormat}. */
+  Object cell(Row row, int index, ColumnDescriptor column);
+
+  /** The engine's name for a column type. */
+  String typeName(ColumnDescriptor column);
+
+  /** Maps an engine failure to an agent-facing error (no suggestions yet). */
+  SqlError mapError(Throwable failure);
+
+  /** Whether the failure is the engine's own statement deadline, {@code elapsedMs} into the call. */
+  boolean isServerDeadline(Throwable failure, long elapsedMs, long timeoutMs);
+
+  /** Names an agent might have meant: tables ({@code columns=false}) or columns of the live schema. */
+  Future<List<String>> knownNames(boolean columns, String qualifier);
+
+  /** Pool counters for info. */
+  JsonObject poolStats();
+
+  /** A leased connection with the engine's id of the backend serving it. */
+  record Lease(SqlConnection conn, long backendId) {}
+
+  /** What a probe learned. */
+  record ServerInfo(String version, String flavour) {}
+}

@@ -1,0 +1,302 @@
+package dev.sluice.sql;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.sql.guard.GuardVerdict;
+import dev.sluice.sql.guard.ReadOnlyGuard;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The executor flow shared by the network engines: serves {@link SqlBus#execute}, {@link
+ * SqlBus#cancel} and {@link SqlBus#info} for every connection of one {@link Driver}. Per execute:
+ * validate, guard, lease a read-only deadline-bound session, stream at most {@code maxRows} rows,
+ * roll back. The deadline is enforced twice: by the engine and by a gateway timer that cancels the
+ * backend; both end in the same {@link SqlBus#deadlineError}, delivered once.
+ *
+ * <p>Deploy exactly one instance per driver: in-flight queries (for cancel) and pools live in the
+ * instance, and the bus would round-robin between instances.
+ */
+public abstract class SqlExecutorVerticle extends VerticleBase {
+
+  /** The gateway timer fires this long after the engine's own deadline should have. */
+  public static final long DEADLINE_MARGIN_MS = 250;
+
+  private static final Pattern NEAR = Pattern.compile("near '(.*)' at line \\d+", Pattern.DOTALL);
+
+  private final Driver driver;
+  private final Map<String, ConnectionConfig> configs = new LinkedHashMap<>();
+  private final Map<String, EngineAdapter> engines = new LinkedHashMap<>();
+  private final Map<String, InFlightQuery> inFlight = new HashMap<>();
+
+  protected SqlExecutorVerticle(Driver driver, List<ConnectionConfig> connections) {
+    this.driver = driver;
+    for (ConnectionConfig c : connections) {
+      if (c.driver() != driver) {
+        throw new IllegalArgumentException(c + " is not a " + driver.wireName() + " connection");
+      }
+      configs.put(c.id(), c);
+    }
+  }
+
+  /** The engine adapter for one connection. */
+  protected abstract EngineAdapter adapter(ConnectionConfig cfg);
+
+  @Override
+  public Future<?> start() {
+    List<Future<?>> steps = new ArrayList<>();
+    configs.values().forEach(c -> {
+      EngineAdapter e = adapter(c);
+      engines.put(c.id(), e);
+      steps.add(e.start());
+    });
+    steps.add(consume(SqlBus.execute(driver), this::onExecute));
+    steps.add(consume(SqlBus.cancel(driver), this::onCancel));
+    steps.add(consume(SqlBus.info(driver), this::onInfo));
+    return Future.all(steps);
+  }
+
+  @Override
+  public Future<?> stop() {
+    return Future.join(engines.values().stream().map(EngineAdapter::close).toList());
+  }
+
+  private Future<Void> consume(String address, java.util.function.Function<JsonObject, Future<JsonObject>> handler) {
+    MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(address, (Message<JsonObject> msg) ->
+        attempt(() -> handler.apply(msg.body() == null ? new JsonObject() : msg.body()))
+            .onSuccess(msg::reply)
+            .onFailure(err -> SqlError.from(err).failReply(msg)));
+    return consumer.completion();
+  }
+
+  private Future<JsonObject> onExecute(JsonObject req) {
+    String connectionId = req.getString("connectionId");
+    ConnectionConfig cfg = config(connectionId);
+    String queryId = req.getString("queryId", UUID.randomUUID().toString());
+    progress(req, queryId, "validating", null);
+    String sql = req.getString("sql");
+    if (sql == null || sql.isBlank()) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "sql is required");
+    }
+    GuardVerdict verdict = ReadOnlyGuard.check(Dialect.of(driver), sql);
+    if (!verdict.allowed()) {
+      throw verdict.toError();
+    }
+    return run(cfg, queryId, verdict.sql(), req);
+  }
+
+  /**
+   * Runs {@code sql} WITHOUT the read-only guard, on this verticle's context. Only for tests of the
+   * engine's own read-only wall; the bus path always guards first.
+   */
+  Future<JsonObject> runUnguarded(String connectionId, String sql) {
+    Promise<JsonObject> p = Promise.promise();
+    context.runOnContext(v -> attempt(() -> run(config(connectionId), UUID.randomUUID().toString(), sql,
+        new JsonObject().put("mode", "query"))).onComplete(p));
+    return p.future();
+  }
+
+  private ConnectionConfig config(String connectionId) {
+    ConnectionConfig cfg = connectionId == null ? null : configs.get(connectionId);
+    if (cfg == null) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "unknown connectionId '" + connectionId + "' for "
+          + driver.wireName() + "; known: " + String.join(", ", configs.keySet()))
+          .with("known", new JsonArray(new ArrayList<>(configs.keySet())));
+    }
+    return cfg;
+  }
+
+  private Future<JsonObject> run(ConnectionConfig cfg, String queryId, String sql, JsonObject req) {
+    String mode = req.getString("mode", "query");
+    if (!mode.equals("query") && !mode.equals("explain")) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "mode must be \"query\" or \"explain\", got \"" + mode + "\"");
+    }
+    if (inFlight.containsKey(queryId)) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "queryId '" + queryId + "' is already running");
+    }
+    int maxRows = clamp(req.getInteger("maxRows", cfg.maxRowsDefault()), 1, Math.max(1, cfg.maxRowsCeiling()));
+    Long asked = req.getLong("timeoutMs");
+    long timeoutMs = asked != null && asked > 0 ? Math.min(asked, cfg.queryTimeoutMs()) : cfg.queryTimeoutMs();
+    EngineAdapter engine = engines.get(cfg.id());
+    InFlightQuery q = new InFlightQuery(queryId, engine);
+    inFlight.put(queryId, q);
+    long started = System.nanoTime();
+    progress(req, queryId, "executing", null);
+
+    // The gateway's own deadline: covers the pool queue and an engine that ignores its timeout.
+    long timer = vertx.setTimer(timeoutMs + DEADLINE_MARGIN_MS, id -> stop(q, InFlightQuery.Stop.DEADLINE,
+        SqlBus.deadlineError(timeoutMs)));
+
+    engine.lease(timeoutMs)
+        .compose(lease -> {
+          if (q.stop != null) {
+            return engine.release(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
+          }
+          q.lease = lease;
+          Future<JsonObject> work = mode.equals("explain")
+              ? explain(engine, lease, sql, req.getBoolean("analyze", false))
+              : lease.conn().prepare(sql).compose(ps -> new ResultCollector(engine, maxRows,
+                  rows -> progress(req, queryId, "fetching", rows)).drain(ps.cursor())
+                  // Server-side statements outlive the lease (PG session, MySQL max_prepared_stmt_count).
+                  .eventually(() -> ps.close().otherwiseEmpty()));
+          return work.eventually(() -> {
+            // Forget the lease first so no new cancel targets it, and let a cancel already on its
+            // way land before the connection goes back: a PG cancel request arriving late would
+            // otherwise stop the next caller's statement on the same backend.
+            q.lease = null;
+            Future<Void> landed = q.cancelSent == null ? Future.succeededFuture()
+                : q.cancelSent.timeout(2, TimeUnit.SECONDS).otherwiseEmpty();
+            return landed.compose(v -> engine.release(lease));
+          });
+        })
+        .recover(err -> failure(engine, q, err, sql, timeoutMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
+        .onComplete(ar -> {
+          vertx.cancelTimer(timer);
+          inFlight.remove(queryId);
+          if (ar.succeeded()) {
+            q.reply.tryComplete(ar.result().put("queryId", queryId)
+                .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)));
+          } else {
+            q.reply.tryFail(ar.cause());
+          }
+        });
+    return q.reply.future();
+  }
+
+  private Future<JsonObject> explain(EngineAdapter engine, EngineAdapter.Lease lease, String sql, boolean analyze) {
+    return lease.conn().query(engine.explainSql(sql, analyze)).execute().map(rs -> {
+      List<io.vertx.sqlclient.Row> rows = new ArrayList<>();
+      rs.forEach(rows::add);
+      return engine.renderPlan(rows);
+    });
+  }
+
+  /** Stops a running query from outside; the reply fails with {@code error} once the engine was told. */
+  private Future<Void> stop(InFlightQuery q, InFlightQuery.Stop why, SqlError error) {
+    if (q.stop == null) {
+      q.stop = why;
+    }
+    Future<Void> told = q.lease == null ? Future.succeededFuture() : q.engine.cancel(q.lease).otherwiseEmpty();
+    q.cancelSent = told;
+    if (why == InFlightQuery.Stop.DEADLINE) {
+      // The deadline answer must not wait for a side connection; the backend stops on its own time.
+      q.reply.tryFail(error);
+    }
+    return told.onComplete(ar -> q.reply.tryFail(error));
+  }
+
+  private SqlError stopError(InFlightQuery q, long timeoutMs) {
+    return q.stop == InFlightQuery.Stop.CANCELLED
+        ? new SqlError(ErrorType.CANCELLED, "query " + q.queryId + " was cancelled")
+        : SqlBus.deadlineError(timeoutMs);
+  }
+
+  private Future<JsonObject> failure(EngineAdapter engine, InFlightQuery q, Throwable err, String sql,
+      long timeoutMs, long elapsedMs) {
+    if (q.stop != null || engine.isServerDeadline(err, elapsedMs, timeoutMs)) {
+      if (q.stop == null) {
+        q.stop = InFlightQuery.Stop.DEADLINE;
+      }
+      return Future.failedFuture(stopError(q, timeoutMs));
+    }
+    SqlError e = err instanceof SqlError se ? se : engine.mapError(err);
+    if (e.type() == ErrorType.SYNTAX_ERROR && !e.details().containsKey("position")) {
+      // MySQL reports "near '<rest of statement>' at line N" instead of a position.
+      String near = nameIn(e.getMessage(), NEAR);
+      int at = near == null || near.isEmpty() ? -1 : sql.indexOf(near);
+      e.with("position", near == null ? null : at >= 0 ? Integer.valueOf(at + 1) : near.isEmpty() ? sql.length() + 1 : null);
+    }
+    boolean columns = e.type() == ErrorType.COLUMN_NOT_FOUND;
+    String missing = e.details().getString("name");
+    if (!(columns || e.type() == ErrorType.TABLE_NOT_FOUND) || missing == null) {
+      return Future.failedFuture(e);
+    }
+    int dot = missing.lastIndexOf('.');
+    // MySQL names the table db-qualified even when the statement did not; echo the agent's form.
+    String qualifier = dot > 0 && sql.toLowerCase(java.util.Locale.ROOT)
+        .contains(missing.substring(0, dot + 1).toLowerCase(java.util.Locale.ROOT)) ? missing.substring(0, dot) : null;
+    String bare = dot > 0 ? missing.substring(dot + 1) : missing;
+    // Suggestions are a courtesy: a slow or failing look-up must not hide the real error.
+    return engine.knownNames(columns, columns ? null : qualifier)
+        .timeout(2, TimeUnit.SECONDS)
+        .map(names -> NameSuggester.similar(bare, names).stream()
+            .map(n -> qualifier == null || columns ? n : qualifier + "." + n).toList())
+        .otherwise(List.of())
+        .compose(list -> {
+          if (!list.isEmpty()) {
+            e.with("suggestions", SqlError.suggestions(list, (columns ? "similar column" : "similar table")
+                + " name in the live schema"));
+          }
+          return Future.failedFuture(e);
+        });
+  }
+
+  private Future<JsonObject> onCancel(JsonObject req) {
+    String queryId = req.getString("queryId");
+    InFlightQuery q = queryId == null ? null : inFlight.get(queryId);
+    if (q == null || q.stop != null) {
+      return Future.succeededFuture(new JsonObject().put("queryId", queryId).put("cancelled", false));
+    }
+    return stop(q, InFlightQuery.Stop.CANCELLED, new SqlError(ErrorType.CANCELLED, "query " + queryId + " was cancelled"))
+        .map(v -> new JsonObject().put("queryId", queryId).put("cancelled", true));
+  }
+
+  private Future<JsonObject> onInfo(JsonObject req) {
+    ConnectionConfig cfg = config(req.getString("connectionId"));
+    EngineAdapter engine = engines.get(cfg.id());
+    JsonObject out = new JsonObject().put("connectionId", cfg.id()).put("readOnly", true);
+    return engine.probe()
+        .map(info -> out.put("status", "up").put("serverVersion", info.version()).put("flavour", info.flavour()))
+        .recover(err -> Future.succeededFuture(out.put("status", "down")
+            .put("error", engine.mapError(err).getMessage())))
+        .map(o -> o.put("pool", engine.poolStats()));
+  }
+
+  private void progress(JsonObject req, String queryId, String stage, Integer rows) {
+    String address = req.getString("progressAddress");
+    if (address == null) {
+      return;
+    }
+    JsonObject p = new JsonObject().put("queryId", queryId).put("stage", stage);
+    if (rows != null) {
+      p.put("rows", rows);
+    }
+    p.put("message", switch (stage) {
+      case "validating" -> "checking the statement";
+      case "executing" -> "running on the database";
+      default -> rows + " rows fetched";
+    });
+    vertx.eventBus().send(address, p);
+  }
+
+  private static int clamp(int v, int lo, int hi) {
+    return Math.max(lo, Math.min(hi, v));
+  }
+
+  private static <T> Future<T> attempt(java.util.function.Supplier<Future<T>> s) {
+    try {
+      return s.get();
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** Pulls a quoted or bare identifier out of an engine message, e.g. {@code relation "x" does not exist}. */
+  public static String nameIn(String message, Pattern pattern) {
+    Matcher m = pattern.matcher(message == null ? "" : message);
+    return m.find() ? m.group(1) : null;
+  }
+}

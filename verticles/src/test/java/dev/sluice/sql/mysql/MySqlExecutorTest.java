@@ -1,0 +1,87 @@
+package dev.sluice.sql.mysql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.sql.Driver;
+import dev.sluice.sql.EngineExecutorContract;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.SqlExecutorVerticle;
+import dev.sluice.testing.TestDatabases;
+import io.vertx.mysqlclient.MySQLBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+class MySqlExecutorTest extends EngineExecutorContract {
+
+  private final String database = TestDatabases.uniqueName("myexec");
+
+  @Override
+  protected Driver driver() {
+    return Driver.MYSQL;
+  }
+
+  @Override
+  protected void createScratch() throws Exception {
+    TestDatabases.requireMysql();
+    Pool boot = MySQLBuilder.pool().connectingTo(TestDatabases.mysqlUrl(TestDatabases.MYSQL_DATABASE)).using(vertx).build();
+    boot.query("CREATE DATABASE " + database).execute().await(10, TimeUnit.SECONDS);
+    boot.close().await(5, TimeUnit.SECONDS);
+    admin = MySQLBuilder.pool().with(new PoolOptions().setMaxSize(2))
+        .connectingTo(TestDatabases.mysqlUrl(database)).using(vertx).build();
+  }
+
+  @Override
+  protected void dropScratch() throws Exception {
+    exec("DROP DATABASE IF EXISTS " + database);
+  }
+
+  @Override
+  protected ConnectionConfig config(String id, long timeoutMs, int poolSize, int maxWaitQueue) {
+    return new ConnectionConfig(id, Driver.MYSQL, TestDatabases.mysqlUrl(database), null, null, null,
+        null, poolSize, maxWaitQueue, timeoutMs, 100, 10_000);
+  }
+
+  @Override
+  protected SqlExecutorVerticle verticle(List<ConnectionConfig> configs) {
+    return new MySqlExecutorVerticle(configs);
+  }
+
+  @Override
+  protected String table(String name) {
+    return name;
+  }
+
+  @Override
+  protected String sleepSql(int seconds, String marker) {
+    return "SELECT SLEEP(" + seconds + ") AS " + marker;
+  }
+
+  @Override
+  protected String cpuSql(String marker) {
+    return "SELECT BENCHMARK(10000000000, MD5('sluice')) AS " + marker;
+  }
+
+  @Override
+  protected String activitySql(String marker) {
+    return "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%" + marker
+        + "%' AND INFO NOT LIKE '%PROCESSLIST%'";
+  }
+
+  @Override
+  protected List<String> bigTableSql(int rows) {
+    String digits = "(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4"
+        + " UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)";
+    return List.of("CREATE TABLE big (n INT PRIMARY KEY, label VARCHAR(40))",
+        "INSERT INTO big SELECT n, MD5(n) FROM (SELECT a.d + b.d * 10 + c.d * 100 + e.d * 1000 + f.d * 10000 + 1 AS n FROM "
+            + digits + " a, " + digits + " b, " + digits + " c, " + digits + " e, " + digits + " f) t WHERE n <= " + rows);
+  }
+
+  @Override
+  protected void assertSyntaxPosition(SqlError syntax) {
+    assertEquals(1064, syntax.details().getInteger("error_code"));
+    assertEquals(true, syntax.details().getInteger("position") > 0, syntax.toJson().encode());
+  }
+}

@@ -84,8 +84,13 @@ start_server() {
 # every dependency in test scope as Maven resolves it offline.
 fixture_classpath() {
   local cpfile="$WORK/cp.txt"
-  if ! (cd "$ROOT" && mvn -q -B -o -pl gateway -am dependency:build-classpath \
-        -Dmdep.outputFile="$cpfile" -Dmdep.includeScope=test >"$WORK/mvn.log" 2>&1); then
+  local mvn_args=(-q -B -o -pl gateway -am -Dmdep.outputFile="$cpfile" -Dmdep.includeScope=test)
+  # Fast path: sluice-verticles (jar + test-jar) resolvable from the local repository. When it
+  # is not (fresh machine, nothing installed), run test-compile in the same session so the
+  # reactor resolves the verticles module to its target/classes and target/test-classes.
+  if ! (cd "$ROOT" && mvn "${mvn_args[@]}" dependency:build-classpath >"$WORK/mvn.log" 2>&1) \
+     && ! (cd "$ROOT" && mvn "${mvn_args[@]}" test-compile dependency:build-classpath \
+           >"$WORK/mvn.log" 2>&1); then
     echo "mvn dependency:build-classpath failed (run 'mvn -B -DskipTests package' first?):" >&2
     tail -30 "$WORK/mvn.log" >&2
     return 1

@@ -301,6 +301,10 @@ public final class HttpVerticle extends VerticleBase {
       sink.end();
       return;
     }
+    if (ev.containsKey("retryMs")) {
+      sink.priming(ev.getString("eventId"), ev.getLong("retryMs"));
+      return;
+    }
     sink.event(ev.getString("eventId"), ev.getJsonObject("message"));
   }
 

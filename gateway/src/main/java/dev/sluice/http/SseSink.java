@@ -59,6 +59,11 @@ final class SseSink {
     enqueue(Buffer.buffer(sb.toString()));
   }
 
+  /** An event with an id and empty data: the client's resume point (SSE polling). */
+  void priming(String eventId, long retryMs) {
+    enqueue(Buffer.buffer("id: " + eventId + "\nretry: " + retryMs + "\ndata: \n\n"));
+  }
+
   /** An SSE comment: keeps idle proxies from closing the stream and detects dead peers. */
   void keepAlive() {
     if (started && pending.isEmpty()) {

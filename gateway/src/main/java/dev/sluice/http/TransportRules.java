@@ -23,6 +23,7 @@ public final class TransportRules {
   private final Set<String> allowedHosts = new HashSet<>();
   private final Set<String> allowedOrigins = new HashSet<>();
   private final byte[] tokenHash;
+  private final int port;
 
   public TransportRules(ServerConfig server) {
     allowedHosts.addAll(List.of("localhost", "127.0.0.1", "::1"));
@@ -35,6 +36,7 @@ public final class TransportRules {
     for (String o : server.allowedOrigins()) {
       allowedOrigins.add(o.toLowerCase(Locale.ROOT).replaceAll("/+$", ""));
     }
+    port = server.port();
     tokenHash = server.token() == null || server.token().isEmpty() ? null : sha256(server.token());
   }
 
@@ -54,14 +56,28 @@ public final class TransportRules {
 
   /**
    * Transport spec: servers MUST validate Origin. Requests without Origin (non-browser clients)
-   * pass; a browser Origin must be configured explicitly. 403 Forbidden.
+   * pass, and so does our own origin (a page this very host:port served); any other browser
+   * origin must be configured explicitly. 403 Forbidden.
    */
   public Rejection origin(HttpServerRequest req) {
     String origin = req.headers().get("Origin");
-    if (origin == null || allowedOrigins.contains(origin.toLowerCase(Locale.ROOT))) {
+    if (origin == null || allowedOrigins.contains(origin.toLowerCase(Locale.ROOT)) || sameOrigin(origin)) {
       return null;
     }
     return new Rejection(403, "Origin '" + origin + "' is not allowed");
+  }
+
+  private boolean sameOrigin(String origin) {
+    try {
+      URI u = new URI(origin);
+      if (u.getHost() == null || !"http".equalsIgnoreCase(u.getScheme())) {
+        return false;
+      }
+      int p = u.getPort() == -1 ? 80 : u.getPort();
+      return p == port && allowedHosts.contains(normalizeHost(u.getHost()));
+    } catch (java.net.URISyntaxException e) {
+      return false;
+    }
   }
 
   /** Bearer token on every /mcp method when configured; constant-time comparison. 401. */

@@ -65,6 +65,26 @@ final class EventStream {
     }
   }
 
+  /**
+   * SSE polling (2025-11-25, SEP-1699): an event with an id and no data, so the client has an id
+   * to resume from even before the first real message, plus the reconnect delay it should use.
+   */
+  void prime(EventBus bus, long retryMs) {
+    String id = key + "_" + (++seq);
+    if (targetAddress != null) {
+      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
+          .put("retryMs", retryMs));
+    }
+  }
+
+  /** Closes the client's connection but keeps the stream open for a Last-Event-ID resume. */
+  void disconnect(EventBus bus) {
+    if (targetAddress != null) {
+      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true));
+      detach();
+    }
+  }
+
   /** Marks the stream complete; tells an attached client to close. */
   void end(EventBus bus) {
     ended = true;

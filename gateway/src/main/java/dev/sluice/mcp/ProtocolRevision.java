@@ -35,6 +35,11 @@ public final class ProtocolRevision {
     return V2025_03_26.equals(v);
   }
 
+  /** Priming events and server-closed streams (SSE polling) arrived in 2025-11-25. */
+  public static boolean ssePriming(String v) {
+    return V2025_11_25.equals(v);
+  }
+
   /** structuredContent / outputSchema arrived in 2025-06-18. */
   public static boolean structuredOutput(String v) {
     return !V2025_03_26.equals(v);

@@ -26,6 +26,9 @@ final class Session {
   final Map<String, ToolCall> inFlight = new HashMap<>();
   /** Executor queryId → the call that started it (query_cancel, progress routing). */
   final Map<String, ToolCall> queries = new HashMap<>();
+  /** Requests this server sent to the client, by JSON-RPC id, awaiting the client's response. */
+  final Map<String, io.vertx.core.Promise<JsonObject>> pendingClientRequests = new HashMap<>();
+  long clientRequestSeq;
   private final EventStream getStream;
   private final LinkedHashMap<String, EventStream> postStreams = new LinkedHashMap<>();
   private long postStreamSeq;
@@ -78,6 +81,22 @@ final class Session {
     java.util.List<EventStream> all = new java.util.ArrayList<>(postStreams.values());
     all.add(getStream);
     return all;
+  }
+
+  /** Completes the pending server→client request a client response answers; false if none. */
+  boolean answer(JsonObject response) {
+    io.vertx.core.Promise<JsonObject> p = pendingClientRequests.remove(String.valueOf(response.getValue("id")));
+    if (p == null) {
+      return false;
+    }
+    if (response.containsKey("error")) {
+      JsonObject err = response.getJsonObject("error", new JsonObject());
+      p.tryFail(new dev.sluice.sql.SqlError(dev.sluice.sql.ErrorType.INVALID_ARGUMENT,
+          "client answered with error " + err.getValue("code") + ": " + err.getString("message")));
+    } else {
+      p.tryComplete(response.getJsonObject("result", new JsonObject()));
+    }
+    return true;
   }
 
   JsonObject clientSummary() {

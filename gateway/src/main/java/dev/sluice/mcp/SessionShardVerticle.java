@@ -23,6 +23,8 @@ import java.util.Map;
 public final class SessionShardVerticle extends VerticleBase {
 
   private static final SecureRandom RANDOM = new SecureRandom();
+  /** Reconnect delay suggested to clients whose stream we close (SSE {@code retry:} field). */
+  static final long SSE_RETRY_MS = 1_000;
 
   private final String nodeId;
   private final int shard;
@@ -131,7 +133,8 @@ public final class SessionShardVerticle extends VerticleBase {
       switch (JsonRpc.kind(m)) {
         case REQUEST -> requests.add(m);
         case NOTIFICATION -> dispatcher.notification(session, m);
-        default -> { } // responses to server requests: none are outstanding
+        case RESPONSE -> session.answer(m);
+        default -> { }
       }
     }
     if (requests.isEmpty()) {
@@ -142,6 +145,9 @@ public final class SessionShardVerticle extends VerticleBase {
       EventStream stream = session.newPostStream();
       stream.attach(req.getString("target"), req.getString("streamId"));
       msg.reply(new JsonObject().put("status", 200).put("sse", true));
+      if (ProtocolRevision.ssePriming(session.protocolVersion)) {
+        stream.prime(vertx.eventBus(), SSE_RETRY_MS);
+      }
       List<Future<JsonObject>> all = new ArrayList<>();
       for (JsonObject r : requests) {
         all.add(dispatcher.request(session, r, stream).onSuccess(resp -> {

@@ -166,6 +166,36 @@ final class ToolCall implements ToolContext {
     }
   }
 
+  @Override
+  public JsonObject clientCapabilities() {
+    return session.clientCapabilities == null ? new JsonObject() : session.clientCapabilities;
+  }
+
+  @Override
+  public Future<JsonObject> requestClient(String method, JsonObject params, long timeoutMs) {
+    String id = "sluice-" + (++session.clientRequestSeq);
+    io.vertx.core.Promise<JsonObject> p = io.vertx.core.Promise.promise();
+    session.pendingClientRequests.put(id, p);
+    long timer = vertx.setTimer(timeoutMs, t -> {
+      session.pendingClientRequests.remove(id);
+      p.tryFail(new dev.sluice.sql.SqlError(dev.sluice.sql.ErrorType.TIMEOUT,
+          "the client did not answer " + method + " within " + timeoutMs + " ms"));
+    });
+    JsonObject request = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method)
+        .put("params", params);
+    // a request of this call travels on the call's stream; without one, on the GET stream
+    EventStream target = stream != null && !stream.ended() ? stream : session.getStream();
+    target.emit(vertx.eventBus(), request);
+    return p.future().onComplete(ar -> vertx.cancelTimer(timer));
+  }
+
+  @Override
+  public void disconnectStream() {
+    if (stream != null) {
+      stream.disconnect(vertx.eventBus());
+    }
+  }
+
   EventStream stream() {
     return stream;
   }

@@ -113,6 +113,9 @@ class StreamableHttpTransportTest {
         Map.of("Origin", "http://evil.example"));
     assertEquals(403, r.status());
     assertEquals(403, c.getPath("/health", Map.of("Origin", "http://evil.example")).status());
+    // our own origin (a page served from this host:port) passes; another local port does not
+    assertEquals(200, c.getPath("/health", Map.of("Origin", "http://127.0.0.1:" + c.uri().getPort())).status());
+    assertEquals(403, c.getPath("/health", Map.of("Origin", "http://127.0.0.1:1")).status());
     assertEquals(421, RawHttp.get(c.uri(), "/health", "Host: evil.example").status());
     assertEquals(421, RawHttp.get(c.uri(), "/mcp", "Host: evil.example:7878").status());
     assertEquals(200, RawHttp.get(c.uri(), "/health", "Host: localhost:1234").status());

@@ -49,4 +49,20 @@ public interface ToolContext {
 
   /** Cancels a query started by another call of the same session; false if none is running. */
   boolean cancelSessionQuery(String queryId);
+
+  /** The capabilities the client declared at initialize (sampling, elicitation, roots...). */
+  JsonObject clientCapabilities();
+
+  /**
+   * Sends a request to the client (e.g. {@code sampling/createMessage}, {@code elicitation/create})
+   * on this call's stream and completes with the client's result; fails with the client's error,
+   * or after {@code timeoutMs}.
+   */
+  Future<JsonObject> requestClient(String method, JsonObject params, long timeoutMs);
+
+  /**
+   * Closes this call's SSE response while the call keeps running (SEP-1699 polling): later events
+   * are kept and delivered when the client resumes with Last-Event-ID.
+   */
+  void disconnectStream();
 }

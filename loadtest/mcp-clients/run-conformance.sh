@@ -118,7 +118,8 @@ if [[ -z "$url" ]]; then
 server:
   host: 127.0.0.1
   port: 0
-state_dir: $WORK/state
+state:
+  dir: $WORK/state
 EOF
     fi
     echo "starting gateway ($jar)"

@@ -1,0 +1,83 @@
+package dev.sluice.loadtest;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Locale;
+
+/** The one-screen stdout summary of a result file. */
+final class TextSummary {
+
+  private TextSummary() {}
+
+  static String render(JsonObject report) {
+    StringBuilder b = new StringBuilder();
+    b.append("Sluice load test — ").append(report.getString("title")).append('\n');
+    JsonArray runs = report.getJsonArray("runs");
+    for (int i = 0; i < runs.size(); i++) {
+      run(b, runs.getJsonObject(i));
+    }
+    JsonObject cmp = report.getJsonObject("comparison");
+    if (cmp != null) {
+      b.append(String.format(Locale.ROOT, "%nGateway vs direct driver: throughput %.2fx of direct, p50 %.2fx, p99 %.2fx%n",
+          cmp.getDouble("throughputRatio"), cmp.getDouble("p50Ratio"), cmp.getDouble("p99Ratio")));
+    }
+    return b.toString();
+  }
+
+  private static void run(StringBuilder b, JsonObject r) {
+    if ("idle".equals(r.getString("mode"))) {
+      b.append(String.format(Locale.ROOT, "%nidle: %d sessions requested, %d opened, %d streams still open at end, "
+              + "%d errors; setup p50 %s ms p99 %s ms; gateway heap %s -> %s MB (peak %s MB)%n",
+          r.getInteger("agents"), r.getJsonObject("sessions").getLong("opened"), r.getLong("streamsOpenAtEnd"),
+          r.getLong("unexpectedErrorCount"), ms(r.getJsonObject("sessions").getJsonObject("setupMs"), "p50"),
+          ms(r.getJsonObject("sessions").getJsonObject("setupMs"), "p99"),
+          mb(r.getJsonObject("gateway").getJsonObject("before").getDouble("heapBytes")),
+          mb(r.getJsonObject("gateway").getJsonObject("after").getDouble("heapBytes")),
+          mb(r.getJsonObject("gateway").getDouble("peakHeapBytes"))));
+      return;
+    }
+    JsonObject lat = r.getJsonObject("latencyMs");
+    b.append(String.format(Locale.ROOT, "%n[%s] %d agents: %d calls in %.1f s = %.1f calls/s; latency ms p50 %s p90 %s p99 %s "
+            + "p99.9 %s max %s%n", r.getString("mode"), r.getInteger("agents"), r.getLong("calls"),
+        r.getDouble("elapsedSeconds"), r.getDouble("throughput"), ms(lat, "p50"), ms(lat, "p90"), ms(lat, "p99"),
+        ms(lat, "p999"), ms(lat, "max")));
+    b.append(String.format(Locale.ROOT, "  %-12s %8s %9s %9s %9s %9s %10s %7s%n", "scenario", "calls", "p50", "p90", "p99",
+        "max", "1st-prog", "prog/c"));
+    JsonObject sc = r.getJsonObject("scenarios");
+    for (String name : sc.fieldNames()) {
+      JsonObject s = sc.getJsonObject(name);
+      JsonObject l = s.getJsonObject("latencyMs");
+      b.append(String.format(Locale.ROOT, "  %-12s %8d %9s %9s %9s %9s %10s %7s%n", name, s.getLong("calls"),
+          ms(l, "p50"), ms(l, "p90"), ms(l, "p99"), ms(l, "max"), ms(s.getJsonObject("firstProgressMs"), "p50"),
+          s.getValue("progressEventsPerCall", "")));
+    }
+    JsonObject sess = r.getJsonObject("sessions");
+    if (sess != null) {
+      b.append(String.format(Locale.ROOT, "  sessions: %d opened, %d failed, setup p50 %s ms p99 %s ms%n",
+          sess.getLong("opened"), sess.getLong("failed"), ms(sess.getJsonObject("setupMs"), "p50"),
+          ms(sess.getJsonObject("setupMs"), "p99")));
+    }
+    b.append("  intended outcomes: ").append(r.getJsonObject("expectedOutcomes").encode()).append('\n');
+    b.append("  UNEXPECTED errors: ").append(r.getLong("unexpectedErrorCount"))
+        .append(r.getLong("unexpectedErrorCount") > 0 ? " " + r.getJsonObject("unexpectedErrors").encode() : "")
+        .append('\n');
+    JsonObject g = r.getJsonObject("gateway");
+    if (g != null) {
+      b.append(String.format(Locale.ROOT, "  gateway: cpu %s s (%s µs/call, %s); heap %s -> %s MB%n",
+          g.getValue("cpuSeconds", "?"), g.getValue("cpuMicrosPerCall", "?"), g.getString("cpuSource", "n/a"),
+          mb(g.getJsonObject("before").getDouble("heapBytes")), mb(g.getJsonObject("after").getDouble("heapBytes"))));
+    }
+  }
+
+  static String ms(JsonObject o, String key) {
+    if (o == null || o.getValue(key) == null) {
+      return "-";
+    }
+    double v = o.getDouble(key);
+    return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  static String mb(Double bytes) {
+    return bytes == null ? "?" : String.format(Locale.ROOT, "%.0f", bytes / 1048576.0);
+  }
+}

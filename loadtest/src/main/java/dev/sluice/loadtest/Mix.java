@@ -33,9 +33,13 @@ public final class Mix {
     Map<Scenario, Integer> weights = new LinkedHashMap<>();
     for (String part : spec.split(",")) {
       String[] kv = part.trim().split("=");
-      Scenario s = catalog.get(kv[0].trim());
+      String name = kv[0].trim();
+      // tool:NAME calls any tool with no arguments: for custom or test tools
+      Scenario s = name.startsWith("tool:")
+          ? new Scenario(name.substring(5), name.substring(5), new io.vertx.core.json.JsonObject(), null, 0, null)
+          : catalog.get(name);
       if (s == null) {
-        throw new IllegalArgumentException("unknown scenario '" + kv[0] + "'; known: " + catalog.keySet());
+        throw new IllegalArgumentException("unknown scenario '" + name + "'; known: " + catalog.keySet() + " or tool:NAME");
       }
       int w = kv.length > 1 ? Integer.parseInt(kv[1].trim()) : 1;
       if (w > 0) {

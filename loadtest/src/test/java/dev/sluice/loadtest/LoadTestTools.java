@@ -11,7 +11,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 
 /** Stand-ins for SQL tools while no executor is deployed: progress, a deadline error, a hang. */
-final class LoadTestTools {
+public final class LoadTestTools {
 
   private LoadTestTools() {}
 

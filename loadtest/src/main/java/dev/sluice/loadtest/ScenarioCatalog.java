@@ -19,6 +19,8 @@ public final class ScenarioCatalog {
     String large = "SELECT * FROM web_events ORDER BY id LIMIT 10000";
     String explain = "SELECT c.segment, count(*) AS orders, sum(o.total) AS revenue FROM orders o "
         + "JOIN customers c ON c.id = o.customer_id WHERE o.status = 'paid' GROUP BY c.segment";
+    // ping touches no table: gateway vs direct on it is the pure per-call overhead of the gateway
+    out.put("ping", sql("ping", connectionId, "SELECT 1 AS one", null, null, 0));
     out.put("tiny", sql("tiny", connectionId, tiny, null, null, 0));
     out.put("medium", sql("medium", connectionId, medium, 1000, null, 0));
     out.put("large", sql("large", connectionId, large, 10_000, null, 0));

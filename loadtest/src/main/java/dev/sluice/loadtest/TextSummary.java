@@ -52,7 +52,7 @@ final class TextSummary {
           s.getValue("progressEventsPerCall", "")));
     }
     JsonObject sess = r.getJsonObject("sessions");
-    if (sess != null) {
+    if (sess != null && "gateway".equals(r.getString("mode"))) {
       b.append(String.format(Locale.ROOT, "  sessions: %d opened, %d failed, setup p50 %s ms p99 %s ms%n",
           sess.getLong("opened"), sess.getLong("failed"), ms(sess.getJsonObject("setupMs"), "p50"),
           ms(sess.getJsonObject("setupMs"), "p99")));

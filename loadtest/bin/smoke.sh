@@ -5,5 +5,5 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 build_if_needed
 start_gateway
 trap stop_gateway EXIT
-run_loadtest --agents "${AGENTS:-20}" --duration "${DURATION:-10s}" --ramp-up 1s --max-calls 100000 \
+run_loadtest --agents "${AGENTS:-20}" --duration "${DURATION:-10s}" --ramp-up 1s --max-calls 100000 --warmup "${WARMUP:-2s}" \
   --connection "${CONNECTION:-demo}" --dialect "${DIALECT:-sqlite}" "$@"

@@ -8,4 +8,4 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 start_gateway
 trap stop_gateway EXIT
 run_loadtest --sweep "${SWEEP:-1,10,100,1000}" --duration "${DURATION:-15s}" --ramp-up "${RAMP_UP:-2s}" \
-  --max-calls "${MAX_CALLS:-500000}" --connection "${CONNECTION:-demo}" --dialect "${DIALECT:-sqlite}" "$@"
+  --max-calls "${MAX_CALLS:-500000}" --warmup "${WARMUP:-3s}" --connection "${CONNECTION:-demo}" --dialect "${DIALECT:-sqlite}" "$@"

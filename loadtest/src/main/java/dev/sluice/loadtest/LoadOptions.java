@@ -26,6 +26,7 @@ public final class LoadOptions {
   public long callTimeoutMs = 60_000;
   public int directPoolSize = 0;
   public String label;
+  public double warmupSeconds = 0;
 
   /** Parses {@code --flag value} pairs; throws IllegalArgumentException with a usage hint. */
   public static LoadOptions parse(String[] args) {
@@ -72,8 +73,26 @@ public final class LoadOptions {
       case "--call-timeout" -> callTimeoutMs = Math.round(seconds(v) * 1000);
       case "--direct-pool" -> directPoolSize = Integer.parseInt(v);
       case "--label" -> label = v;
+      case "--warmup" -> warmupSeconds = seconds(v);
       default -> throw new IllegalArgumentException("unknown flag " + flag);
     }
+  }
+
+  /** A copy for a warm-up run: same target and mix, its own short duration, no ramp-up. */
+  LoadOptions warmup() {
+    LoadOptions w = new LoadOptions();
+    w.url = url;
+    w.token = token;
+    w.connection = connection;
+    w.dialect = dialect;
+    w.agents = Math.min(agents, 10);
+    w.durationSeconds = warmupSeconds;
+    w.thinkTimeMs = thinkTimeMs;
+    w.mix = mix;
+    w.maxCalls = maxCalls;
+    w.callTimeoutMs = callTimeoutMs;
+    w.sse = sse;
+    return w;
   }
 
   /** Accepts 30, 30s, 500ms, 2m. */
@@ -112,6 +131,7 @@ public final class LoadOptions {
                             [--max-calls N] [--out DIR] [--sweep 1,10,100,1000] [--sse]
                             [--idle] [--direct postgresql://user@127.0.0.1:5432/db [--compare]]
                             [--gateway-pid PID] [--call-timeout 60s] [--direct-pool N] [--label TEXT]
+                            [--warmup 3s]
         Only loopback targets are accepted. See loadtest/README.md.""";
   }
 }

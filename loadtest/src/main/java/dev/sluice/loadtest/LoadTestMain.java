@@ -55,6 +55,12 @@ public final class LoadTestMain {
     Mix mix = Mix.parse(o.mix, catalog);
     JsonArray runs = new JsonArray();
     String title;
+    if (o.warmupSeconds > 0 && !o.idle && !(o.direct != null && !o.compare)) {
+      // JIT and connection warm-up on both sides; its figures are discarded
+      JsonObject w = GatewayRun.run(vertx, o.warmup(), Math.min(o.agents, 10), mix);
+      System.err.printf("warm-up: %d calls, %d unexpected errors (discarded)%n", w.getLong("calls"),
+          w.getLong("unexpectedErrorCount"));
+    }
     if (o.idle) {
       title = "idle sessions, " + o.agents + " agents";
       runs.add(IdleRun.run(vertx, o));
@@ -91,7 +97,7 @@ public final class LoadTestMain {
             .put("direct", o.direct == null ? null : o.direct.replaceAll("//[^@/]*@", "//***@")))
         .put("settings", new JsonObject().put("agents", o.agents).put("durationSeconds", o.durationSeconds)
             .put("rampUpSeconds", o.rampUpSeconds).put("thinkTimeMs", o.thinkTimeMs).put("mix", o.mix)
-            .put("maxCalls", o.maxCalls).put("sse", o.sse).put("sweep", new JsonArray(List.copyOf(o.sweep))))
+            .put("maxCalls", o.maxCalls).put("warmupSeconds", o.warmupSeconds).put("sse", o.sse).put("sweep", new JsonArray(List.copyOf(o.sweep))))
         .put("runs", runs)
         .put("unexpectedErrorCount", unexpected);
     JsonObject cmp = Comparison.of(runs);

@@ -90,7 +90,7 @@ final class ToolCallExchange {
     String type = null;
     if (isError) {
       JsonObject sc = result.getJsonObject("structuredContent");
-      type = sc == null ? "unknown" : sc.getString("error_type", "unknown");
+      type = sc != null ? sc.getString("error_type", "unknown") : typeFromText(result);
     }
     if (scenario.cancels()) {
       if (cancelAcked) {
@@ -110,6 +110,17 @@ final class ToolCallExchange {
       failed(type);
     } else {
       finish(CallOutcome.Kind.OK, null);
+    }
+  }
+
+  /** Without structuredContent the gateway's text block is "error_type: message\n{json}". */
+  private static String typeFromText(JsonObject result) {
+    try {
+      String text = result.getJsonArray("content").getJsonObject(0).getString("text", "");
+      int colon = text.indexOf(':');
+      return colon > 0 && text.substring(0, colon).matches("[a-z_]+") ? text.substring(0, colon) : "unknown";
+    } catch (RuntimeException e) {
+      return "unknown";
     }
   }
 

@@ -12,8 +12,9 @@ import java.time.Duration;
 
 /**
  * Reads the gateway's heap and CPU from outside, on a plain thread (never an event loop). CPU
- * seconds come from /proc/PID/stat when the gateway's PID is known; otherwise they are integrated
- * from the process_cpu_usage gauge sampled once a second, which is coarser.
+ * seconds come from /proc/PID/stat when the gateway's PID is known, else from the
+ * process_cpu_time_ns_total counter, else integrated from the process_cpu_usage gauge sampled once
+ * a second (coarse).
  */
 final class GatewayProbe implements AutoCloseable {
 
@@ -45,8 +46,13 @@ final class GatewayProbe implements AutoCloseable {
       j.put("sseStreamsOpen", sum(text, "sluice_sse_streams_open"));
     }
     Double cpu = procCpuSeconds();
-    j.put("cpuSeconds", cpu != null ? cpu : integratedCpuSeconds);
-    j.put("cpuSource", cpu != null ? "/proc/" + pid + "/stat" : "process_cpu_usage gauge, 1 s samples");
+    if (cpu != null) {
+      j.put("cpuSeconds", cpu).put("cpuSource", "/proc/" + pid + "/stat");
+    } else if (text != null && text.contains("process_cpu_time_ns_total")) {
+      j.put("cpuSeconds", sum(text, "process_cpu_time_ns_total") / 1e9).put("cpuSource", "process_cpu_time_ns_total");
+    } else {
+      j.put("cpuSeconds", integratedCpuSeconds).put("cpuSource", "process_cpu_usage gauge, 1 s samples");
+    }
     return j;
   }
 

@@ -40,7 +40,8 @@ final class Comparison {
   }
 
   private static Double lat(JsonObject run, String p) {
-    return run.getJsonObject("latencyMs").getDouble(p);
+    Double v = run.getJsonObject("latencyMs").getDouble(p);
+    return v == null ? 0.0 : v;
   }
 
   private static double ratio(Double a, Double b) {

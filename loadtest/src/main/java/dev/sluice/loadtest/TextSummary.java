@@ -18,7 +18,17 @@ final class TextSummary {
     }
     JsonObject cmp = report.getJsonObject("comparison");
     if (cmp != null) {
-      b.append(String.format(Locale.ROOT, "%nGateway vs direct driver: throughput %.2fx of direct, p50 %.2fx, p99 %.2fx%n",
+      b.append(String.format(Locale.ROOT, "%nGateway vs direct driver (same SQL, same concurrency)%n"
+          + "  %6s %12s %12s %7s %9s %9s %9s %9s%n", "agents", "gw calls/s", "direct c/s", "ratio", "gw p50",
+          "dir p50", "gw p99", "dir p99"));
+      JsonArray pairs = cmp.getJsonArray("pairs");
+      for (int i = 0; i < pairs.size(); i++) {
+        JsonObject p = pairs.getJsonObject(i);
+        b.append(String.format(Locale.ROOT, "  %6d %12.1f %12.1f %6.2fx %9.2f %9.2f %9.2f %9.2f%n", p.getInteger("agents"),
+            p.getDouble("gatewayThroughput"), p.getDouble("directThroughput"), p.getDouble("throughputRatio"),
+            p.getDouble("gatewayP50"), p.getDouble("directP50"), p.getDouble("gatewayP99"), p.getDouble("directP99")));
+      }
+      b.append(String.format(Locale.ROOT, "  => throughput %.2fx of direct, p50 %.2fx, p99 %.2fx%n",
           cmp.getDouble("throughputRatio"), cmp.getDouble("p50Ratio"), cmp.getDouble("p99Ratio")));
     }
     return b.toString();

@@ -24,6 +24,7 @@ public final class GatewayRun {
     URI uri = Loopback.require(o.url);
     try (GatewayProbe probe = new GatewayProbe(uri, o.gatewayPid, o.token)) {
       JsonObject before = probe.sample();
+      double generatorCpu = GeneratorCpu.seconds();
       probe.start();
       HttpClientAgent http = client(vertx, agents);
       long origin = System.nanoTime();
@@ -45,7 +46,8 @@ public final class GatewayRun {
       // calls still running at the deadline finish after it, so throughput uses the real span
       JsonObject result = stats.toJson(elapsed);
       result.put("mode", "gateway").put("agents", agents).put("mix", mix.toString())
-          .put("gateway", gatewayUsage(before, after, probe, stats.totalCalls()));
+          .put("gateway", gatewayUsage(before, after, probe, stats.totalCalls()))
+          .put("generatorCpuSeconds", Math.round((GeneratorCpu.seconds() - generatorCpu) * 1000) / 1000.0);
       return result;
     }
   }

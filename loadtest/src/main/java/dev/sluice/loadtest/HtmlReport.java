@@ -142,6 +142,9 @@ public final class HtmlReport {
     }
     if (g != null) {
       gateway(b, g);
+      b.append("<p class='muted'>Load generator CPU in the same window: ")
+          .append(esc(String.valueOf(r.getValue("generatorCpuSeconds", "n/a"))))
+          .append(" s (it shares the machine's cores with the gateway).</p>");
     }
     b.append("</div></div></details></section>");
   }

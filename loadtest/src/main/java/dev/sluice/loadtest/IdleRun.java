@@ -15,6 +15,7 @@ public final class IdleRun {
 
   private IdleRun() {}
 
+  /** Holds {@code o.agents} idle sessions for the ramp-up plus the duration; returns the result JSON. */
   public static JsonObject run(Vertx vertx, LoadOptions o) throws Exception {
     URI uri = Loopback.require(o.url);
     try (GatewayProbe probe = new GatewayProbe(uri, o.gatewayPid, o.token)) {

@@ -35,6 +35,7 @@ public final class McpSession {
   private boolean streamOpen;
   private int streamEvents;
 
+  /** A session (not yet opened) to {@code url}; each call is bounded by {@code callTimeoutMs}. */
   public McpSession(Vertx vertx, HttpClientAgent http, String url, String token, long callTimeoutMs) {
     this.vertx = vertx;
     this.http = http;
@@ -132,6 +133,7 @@ public final class McpSession {
     return streamOpen;
   }
 
+  /** Events received on the GET stream. */
   public int streamEvents() {
     return streamEvents;
   }

@@ -13,6 +13,7 @@ public final class Mix {
   private final int[] cumulative;
   private final int total;
 
+  /** A mix with these positive weights, in iteration order. */
   public Mix(Map<Scenario, Integer> weights) {
     cumulative = new int[weights.size()];
     int sum = 0;
@@ -49,6 +50,7 @@ public final class Mix {
     return new Mix(weights);
   }
 
+  /** A scenario drawn with probability proportional to its weight. */
   public Scenario pick() {
     int r = ThreadLocalRandom.current().nextInt(total);
     for (int i = 0; i < cumulative.length; i++) {
@@ -59,6 +61,7 @@ public final class Mix {
     return scenarios.get(scenarios.size() - 1);
   }
 
+  /** The scenarios of this mix, in the order given. */
   public List<Scenario> scenarios() {
     return scenarios;
   }
@@ -75,6 +78,7 @@ public final class Mix {
     return new Mix(weights);
   }
 
+  /** The mix in {@code name=weight,...} form. */
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder();

@@ -27,6 +27,7 @@ public final class Stats {
   private final AtomicLong sessionFailures = new AtomicLong();
   private final Timeline timeline;
 
+  /** Stats whose per-second windows count from {@code originNanos} (System.nanoTime). */
   public Stats(long originNanos) {
     this.timeline = new Timeline(originNanos);
   }
@@ -69,6 +70,7 @@ public final class Stats {
     timeline.record(endNanos, us, o.kind() == CallOutcome.Kind.UNEXPECTED_ERROR);
   }
 
+  /** A session that completed its setup in {@code setupNanos}. */
   public void sessionOpened(long setupNanos) {
     sessionsOpened.incrementAndGet();
     synchronized (sessionSetup) {
@@ -82,12 +84,14 @@ public final class Stats {
     unexpected.computeIfAbsent("session:" + label, k -> new AtomicLong()).incrementAndGet();
   }
 
+  /** Calls recorded so far. */
   public long totalCalls() {
     synchronized (overall) {
       return overall.getTotalCount();
     }
   }
 
+  /** Unexpected errors so far, session failures included. */
   public long unexpectedErrors() {
     return unexpected.values().stream().mapToLong(AtomicLong::get).sum();
   }

@@ -73,9 +73,10 @@ final class TextSummary {
         .append('\n');
     JsonObject g = r.getJsonObject("gateway");
     if (g != null) {
-      b.append(String.format(Locale.ROOT, "  gateway: cpu %s s (%s µs/call, %s); heap %s -> %s MB%n",
+      b.append(String.format(Locale.ROOT, "  gateway: cpu %s s (%s µs/call, %s); heap %s -> %s MB; generator cpu %s s%n",
           g.getValue("cpuSeconds", "?"), g.getValue("cpuMicrosPerCall", "?"), g.getString("cpuSource", "n/a"),
-          mb(g.getJsonObject("before").getDouble("heapBytes")), mb(g.getJsonObject("after").getDouble("heapBytes"))));
+          mb(g.getJsonObject("before").getDouble("heapBytes")), mb(g.getJsonObject("after").getDouble("heapBytes")),
+          r.getValue("generatorCpuSeconds", "?")));
     }
   }
 

@@ -138,7 +138,13 @@ public final class HtmlReport {
           .append("</td></tr><tr><th>Failed to open</th><td>").append(num(sess.getLong("failed")))
           .append("</td></tr><tr><th>Setup (initialize → initialized) p50 / p99 / max</th><td>")
           .append(ms(setup, "p50")).append(" / ").append(ms(setup, "p99")).append(" / ").append(ms(setup, "max"))
-          .append(" ms</td></tr></table>");
+          .append(" ms</td></tr>");
+      JsonObject so = sess.getJsonObject("streamOpenMs");
+      if (so != null && so.getLong("count", 0L) > 0) {
+        b.append("<tr><th>GET stream open p50 / p99 / max</th><td>").append(ms(so, "p50")).append(" / ")
+            .append(ms(so, "p99")).append(" / ").append(ms(so, "max")).append(" ms</td></tr>");
+      }
+      b.append("</table>");
     }
     if (g != null) {
       gateway(b, g);
@@ -283,7 +289,11 @@ public final class HtmlReport {
         .append(num(held.getDouble("sessionsOpen", 0.0))).append(", sluice_sse_streams_open ")
         .append(num(held.getDouble("sseStreamsOpen", 0.0))).append("</td></tr><tr><th>Session setup p50 / p99 / max</th><td>")
         .append(ms(sess.getJsonObject("setupMs"), "p50")).append(" / ").append(ms(sess.getJsonObject("setupMs"), "p99"))
-        .append(" / ").append(ms(sess.getJsonObject("setupMs"), "max")).append(" ms</td></tr>");
+        .append(" / ").append(ms(sess.getJsonObject("setupMs"), "max")).append(" ms</td></tr>")
+        .append("<tr><th>of which GET stream open p50 / p99 / max</th><td>")
+        .append(ms(sess.getJsonObject("streamOpenMs"), "p50")).append(" / ")
+        .append(ms(sess.getJsonObject("streamOpenMs"), "p99")).append(" / ")
+        .append(ms(sess.getJsonObject("streamOpenMs"), "max")).append(" ms</td></tr>");
     if (held.getDouble("heapBytes") != null && sess.getLong("opened") > 0) {
       double per = (held.getDouble("heapBytes") - g.getJsonObject("before").getDouble("heapBytes", 0.0))
           / sess.getLong("opened");

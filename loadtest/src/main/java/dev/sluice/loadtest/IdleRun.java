@@ -46,7 +46,10 @@ public final class IdleRun {
           Promise<Void> done = Promise.promise();
           vertx.setTimer(Math.max(1, n == 1 ? 0 : rampMs * i / n), t -> {
             long start = System.nanoTime();
-            session.open().compose(v -> session.openStream()).onComplete(ar -> {
+            session.open().compose(v -> {
+              long streamStart = System.nanoTime();
+              return session.openStream().onSuccess(x -> stats.streamOpened(System.nanoTime() - streamStart));
+            }).onComplete(ar -> {
               if (ar.failed()) {
                 stats.sessionFailed(ar.cause().getMessage() == null ? "setup" : ar.cause().getMessage());
                 done.tryComplete();

@@ -20,6 +20,7 @@ public final class Stats {
   private final Map<String, Histogram> firstProgress = new ConcurrentHashMap<>();
   private final Map<String, Histogram> progressCounts = new ConcurrentHashMap<>();
   private final Histogram sessionSetup = newHistogram();
+  private final Histogram streamOpen = newHistogram();
   private final Map<String, AtomicLong> expected = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> unexpected = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
@@ -75,6 +76,13 @@ public final class Stats {
     sessionsOpened.incrementAndGet();
     synchronized (sessionSetup) {
       sessionSetup.recordValue(micros(setupNanos));
+    }
+  }
+
+  /** A GET event stream that answered 200 {@code nanos} after it was requested. */
+  public void streamOpened(long nanos) {
+    synchronized (streamOpen) {
+      streamOpen.recordValue(micros(nanos));
     }
   }
 
@@ -141,7 +149,7 @@ public final class Stats {
         .put("latencyMs", percentiles(overall))
         .put("scenarios", scenarios)
         .put("sessions", new JsonObject().put("opened", sessionsOpened.get()).put("failed", sessionFailures.get())
-            .put("setupMs", percentiles(sessionSetup)))
+            .put("setupMs", percentiles(sessionSetup)).put("streamOpenMs", percentiles(streamOpen)))
         .put("expectedOutcomes", counts(expected))
         .put("unexpectedErrors", counts(unexpected))
         .put("unexpectedErrorCount", unexpectedErrors())

@@ -37,11 +37,15 @@ final class TextSummary {
   private static void run(StringBuilder b, JsonObject r) {
     if ("idle".equals(r.getString("mode"))) {
       b.append(String.format(Locale.ROOT, "%nidle: %d sessions requested, %d opened, %d streams still open at end, "
-              + "%d errors; setup p50 %s ms p99 %s ms; gateway heap %s -> %s MB (peak %s MB)%n",
+              + "%d errors; setup p50 %s ms p99 %s ms%s; gateway heap %s MB before, %s MB while held "
+              + "(%s sessions, %s SSE streams by its gauges), %s MB after, peak %s MB%n",
           r.getInteger("agents"), r.getJsonObject("sessions").getLong("opened"), r.getLong("streamsOpenAtEnd"),
           r.getLong("unexpectedErrorCount"), ms(r.getJsonObject("sessions").getJsonObject("setupMs"), "p50"),
-          ms(r.getJsonObject("sessions").getJsonObject("setupMs"), "p99"),
+          ms(r.getJsonObject("sessions").getJsonObject("setupMs"), "p99"), streamPart(r.getJsonObject("sessions")),
           mb(r.getJsonObject("gateway").getJsonObject("before").getDouble("heapBytes")),
+          mb(r.getJsonObject("gateway").getJsonObject("whileHeld").getDouble("heapBytes")),
+          r.getJsonObject("gateway").getJsonObject("whileHeld").getValue("sessionsOpen", "?"),
+          r.getJsonObject("gateway").getJsonObject("whileHeld").getValue("sseStreamsOpen", "?"),
           mb(r.getJsonObject("gateway").getJsonObject("after").getDouble("heapBytes")),
           mb(r.getJsonObject("gateway").getDouble("peakHeapBytes"))));
       return;
@@ -63,9 +67,9 @@ final class TextSummary {
     }
     JsonObject sess = r.getJsonObject("sessions");
     if (sess != null && "gateway".equals(r.getString("mode"))) {
-      b.append(String.format(Locale.ROOT, "  sessions: %d opened, %d failed, setup p50 %s ms p99 %s ms%n",
+      b.append(String.format(Locale.ROOT, "  sessions: %d opened, %d failed, setup p50 %s ms p99 %s ms%s%n",
           sess.getLong("opened"), sess.getLong("failed"), ms(sess.getJsonObject("setupMs"), "p50"),
-          ms(sess.getJsonObject("setupMs"), "p99")));
+          ms(sess.getJsonObject("setupMs"), "p99"), streamPart(sess)));
     }
     b.append("  intended outcomes: ").append(r.getJsonObject("expectedOutcomes").encode()).append('\n');
     b.append("  UNEXPECTED errors: ").append(r.getLong("unexpectedErrorCount"))
@@ -78,6 +82,12 @@ final class TextSummary {
           mb(g.getJsonObject("before").getDouble("heapBytes")), mb(g.getJsonObject("after").getDouble("heapBytes")),
           r.getValue("generatorCpuSeconds", "?")));
     }
+  }
+
+  private static String streamPart(JsonObject sess) {
+    JsonObject s = sess.getJsonObject("streamOpenMs");
+    return s == null || s.getLong("count", 0L) == 0 ? ""
+        : " (of which GET stream p50 " + ms(s, "p50") + " ms p99 " + ms(s, "p99") + " ms)";
   }
 
   static String ms(JsonObject o, String key) {

@@ -51,7 +51,10 @@ final class VirtualAgent {
     long start = System.nanoTime();
     Future<Void> opened = session.open();
     if (openStream) {
-      opened = opened.compose(v -> session.openStream());
+      opened = opened.compose(v -> {
+        long streamStart = System.nanoTime();
+        return session.openStream().onSuccess(x -> stats.streamOpened(System.nanoTime() - streamStart));
+      });
     }
     return opened.onSuccess(v -> stats.sessionOpened(System.nanoTime() - start));
   }

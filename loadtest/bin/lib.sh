@@ -70,8 +70,8 @@ stop_gateway() {
 dev_mix() {
   if [[ "${GATEWAY:-jar}" == dev ]]; then
     echo "--mix ${MIX:-connections=40,tool:load_progress=60}"
-  elif [[ -n "${MIX:-}" ]]; then
-    echo "--mix $MIX"
+  elif [[ -n "${MIX:-${DEFAULT_MIX:-}}" ]]; then
+    echo "--mix ${MIX:-$DEFAULT_MIX}"
   fi
 }
 

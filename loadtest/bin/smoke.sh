@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 20 agents for 10 s with the default mix; exits non-zero on any UNEXPECTED error (never on latency).
+# 20 agents for 10 s (mix below); exits non-zero on any UNEXPECTED error (never on latency).
 # Intended outcomes (cancel -> stream ends without result) do not fail it.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 build_if_needed

@@ -1,0 +1,137 @@
+package dev.sluice.loadtest;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Command-line options of every mode; see loadtest/README.md for each flag. */
+public final class LoadOptions {
+
+  public String url = "http://127.0.0.1:7878/mcp";
+  public String token;
+  public String connection = "demo";
+  public String dialect = "sqlite";
+  public int agents = 10;
+  public double durationSeconds = 10;
+  public double rampUpSeconds = 0;
+  public long thinkTimeMs = 0;
+  public String mix = "tiny=70,medium=10,large=2,explain=5,connections=10,runaway=2,cancel=1";
+  public long maxCalls = 1_000_000;
+  public String out = "loadtest/results";
+  public List<Integer> sweep = new ArrayList<>();
+  public boolean idle;
+  public boolean sse;
+  public String direct;
+  public boolean compare;
+  public long gatewayPid = -1;
+  public long callTimeoutMs = 60_000;
+  public int directPoolSize = 0;
+  public String label;
+  public double warmupSeconds = 0;
+
+  /** Parses {@code --flag value} pairs; throws IllegalArgumentException with a usage hint. */
+  public static LoadOptions parse(String[] args) {
+    LoadOptions o = new LoadOptions();
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      switch (flag) {
+        case "--idle" -> o.idle = true;
+        case "--sse" -> o.sse = true;
+        case "--compare" -> o.compare = true;
+        case "--help", "-h" -> throw new IllegalArgumentException("help");
+        default -> {
+          if (i + 1 >= args.length) {
+            throw new IllegalArgumentException("missing value for " + flag);
+          }
+          o.set(flag, args[++i]);
+        }
+      }
+    }
+    o.validate();
+    return o;
+  }
+
+  private void set(String flag, String v) {
+    switch (flag) {
+      case "--url" -> url = v;
+      case "--token" -> token = v;
+      case "--connection" -> connection = v;
+      case "--dialect" -> dialect = v;
+      case "--agents" -> agents = Integer.parseInt(v);
+      case "--duration" -> durationSeconds = seconds(v);
+      case "--ramp-up" -> rampUpSeconds = seconds(v);
+      case "--think-time" -> thinkTimeMs = Math.round(seconds(v) * 1000);
+      case "--mix" -> mix = v;
+      case "--max-calls" -> maxCalls = Long.parseLong(v);
+      case "--out" -> out = v;
+      case "--sweep" -> {
+        for (String s : v.split(",")) {
+          sweep.add(Integer.parseInt(s.trim()));
+        }
+      }
+      case "--direct" -> direct = v;
+      case "--gateway-pid" -> gatewayPid = Long.parseLong(v);
+      case "--call-timeout" -> callTimeoutMs = Math.round(seconds(v) * 1000);
+      case "--direct-pool" -> directPoolSize = Integer.parseInt(v);
+      case "--label" -> label = v;
+      case "--warmup" -> warmupSeconds = seconds(v);
+      default -> throw new IllegalArgumentException("unknown flag " + flag);
+    }
+  }
+
+  /** A copy for a warm-up run: same target and mix, its own short duration, no ramp-up. */
+  LoadOptions warmup() {
+    LoadOptions w = new LoadOptions();
+    w.url = url;
+    w.token = token;
+    w.connection = connection;
+    w.dialect = dialect;
+    w.agents = Math.min(agents, 10);
+    w.durationSeconds = warmupSeconds;
+    w.thinkTimeMs = thinkTimeMs;
+    w.mix = mix;
+    w.maxCalls = maxCalls;
+    w.callTimeoutMs = callTimeoutMs;
+    w.sse = sse;
+    return w;
+  }
+
+  /** Accepts 30, 30s, 500ms, 2m. */
+  static double seconds(String v) {
+    String s = v.trim().toLowerCase();
+    if (s.endsWith("ms")) {
+      return Double.parseDouble(s.substring(0, s.length() - 2)) / 1000.0;
+    }
+    if (s.endsWith("m")) {
+      return Double.parseDouble(s.substring(0, s.length() - 1)) * 60;
+    }
+    if (s.endsWith("s")) {
+      return Double.parseDouble(s.substring(0, s.length() - 1));
+    }
+    return Double.parseDouble(s);
+  }
+
+  private void validate() {
+    Loopback.require(url);
+    if (direct != null) {
+      Loopback.require(direct.replaceFirst("^postgres(ql)?://", "http://").replaceFirst("^mysql://", "http://"));
+    }
+    if (agents < 1 || durationSeconds <= 0 || maxCalls < 1) {
+      throw new IllegalArgumentException("--agents, --duration and --max-calls must be positive");
+    }
+    if (compare && direct == null) {
+      throw new IllegalArgumentException("--compare needs --direct URL");
+    }
+  }
+
+  static String usage() {
+    return """
+        usage: LoadTestMain [--url URL] [--token T] [--connection ID] [--dialect sqlite|postgres|mysql]
+                            [--agents N] [--duration 30s] [--ramp-up 5s] [--think-time 0ms]
+                            [--mix tiny=70,medium=10,large=2,explain=5,connections=10,runaway=2,cancel=1]
+                            [--max-calls N] [--out DIR] [--sweep 1,10,100,1000] [--sse]
+                            [--idle] [--direct postgresql://user@127.0.0.1:5432/db [--compare]]
+                            [--gateway-pid PID] [--call-timeout 60s] [--direct-pool N] [--label TEXT]
+                            [--warmup 3s]
+        Only loopback targets are accepted. See loadtest/README.md.""";
+  }
+}

@@ -1,0 +1,72 @@
+package dev.sluice.loadtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.config.ServerConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.gateway.Gateway;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ~10 real MCP agents for ~5 s against an in-process gateway: zero unexpected errors, every call
+ * completed, intended outcomes (deadline, cancel) recognised, and the report files written.
+ */
+class LoadSmokeTest {
+
+  @Test
+  void tenAgentsFiveSecondsNoUnexpectedErrors(@TempDir Path dir) throws Exception {
+    SluiceConfig config = new SluiceConfig(ServerConfig.defaults().withPort(0), dir, List.of(), false);
+    Gateway gw = Gateway.start(config, Vertx.vertx(), true, f -> f.tools()
+            .register(LoadTestTools.progress()).register(LoadTestTools.deadline()).register(LoadTestTools.hang()))
+        .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    try {
+      LoadOptions o = LoadOptions.parse(new String[] {
+          "--url", gw.url(), "--agents", "10", "--duration", "5s", "--ramp-up", "1s", "--think-time", "20ms",
+          "--max-calls", "5000", "--sse", "--out", dir.resolve("out").toString(), "--label", "smoke"});
+      Map<Scenario, Integer> weights = new LinkedHashMap<>();
+      weights.put(new Scenario("connections", "connection_list", new JsonObject(), null, 0, null), 40);
+      weights.put(new Scenario("progress", "load_progress", new JsonObject(), null, 0, null), 50);
+      weights.put(new Scenario("runaway", "load_deadline", new JsonObject(), "timeout", 0, null), 5);
+      weights.put(new Scenario("cancel", "load_hang", new JsonObject(), null, 100, null), 5);
+      Vertx client = Vertx.vertx();
+      JsonObject run;
+      try {
+        run = GatewayRun.run(client, o, o.agents, new Mix(weights));
+      } finally {
+        client.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      }
+      System.out.println(TextSummary.render(new JsonObject().put("title", "smoke")
+          .put("runs", new io.vertx.core.json.JsonArray().add(run))));
+      assertEquals(0L, run.getLong("unexpectedErrorCount"), run.getJsonObject("unexpectedErrors").encode());
+      assertEquals(10L, run.getJsonObject("sessions").getLong("opened"));
+      long calls = run.getLong("calls");
+      assertTrue(calls > 100, "calls: " + calls);
+      JsonObject sc = run.getJsonObject("scenarios");
+      long perScenario = sc.fieldNames().stream().mapToLong(n -> sc.getJsonObject(n).getLong("calls")).sum();
+      assertEquals(calls, perScenario, "every call completed with an outcome");
+      assertTrue(sc.getJsonObject("progress").getDouble("progressEventsPerCall") >= 2.0);
+      assertTrue(sc.getJsonObject("progress").containsKey("firstProgressMs"));
+      JsonObject intended = run.getJsonObject("expectedOutcomes");
+      assertTrue(intended.getLong("runaway:timeout", 0L) > 0, intended.encode());
+      assertTrue(intended.getLong("cancel:cancelled", 0L) > 0, intended.encode());
+      assertTrue(run.getJsonArray("timeline").size() >= 5);
+      String html = HtmlReport.render(new JsonObject().put("title", "smoke").put("startedAt", "now")
+          .put("target", new JsonObject().put("url", gw.url()).put("connection", "demo").put("dialect", "sqlite"))
+          .put("settings", new JsonObject().put("durationSeconds", 5.0).put("rampUpSeconds", 1.0)
+              .put("thinkTimeMs", 20L).put("mix", "x").put("maxCalls", 5000L).put("sse", true))
+          .put("runs", new io.vertx.core.json.JsonArray().add(run)).put("unexpectedErrorCount", 0L));
+      assertTrue(html.contains("<svg") && html.contains("PASS"));
+    } finally {
+      gw.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+}

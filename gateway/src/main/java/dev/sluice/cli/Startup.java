@@ -1,0 +1,39 @@
+package dev.sluice.cli;
+
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.ServerConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.gateway.Gateway;
+import io.vertx.core.Future;
+import java.nio.file.Path;
+
+/** Shared by every command that starts a gateway: load, apply overrides, refuse unsafe binds. */
+final class Startup {
+
+  private Startup() {}
+
+  static SluiceConfig load(Path file, Integer port, String host) {
+    SluiceConfig cfg = ConfigLoader.load(file, System.getenv());
+    ServerConfig s = cfg.server();
+    if (port != null) {
+      if (port < 0 || port > 65535) {
+        throw new ConfigException("--port", "must be between 0 and 65535, got " + port);
+      }
+      s = s.withPort(port);
+    }
+    if (host != null) {
+      s = new ServerConfig(host, s.port(), s.token(), s.allowedHosts(), s.allowedOrigins(),
+          s.maxBodyBytes(), s.sessionIdleTimeoutMs(), s.sseReplayEvents(), s.slowCallMs(), s.maxSessions());
+    }
+    if (!ConfigLoader.isLoopback(s.host()) && (s.token() == null || s.token().isEmpty())) {
+      throw new ConfigException("server.token", "binding to non-loopback address " + s.host()
+          + " requires a token (set server.token or SLUICE_SERVER_TOKEN); refusing to start");
+    }
+    return cfg.withServer(s);
+  }
+
+  static Future<Gateway> start(SluiceConfig cfg) {
+    return Gateway.start(cfg);
+  }
+}

@@ -5,6 +5,7 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.sql.Driver;
 import dev.sluice.sql.mysql.MySqlExecutorVerticle;
 import dev.sluice.sql.pg.PgExecutorVerticle;
+import dev.sluice.sqlite.SqliteExecutorVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
@@ -24,6 +25,7 @@ final class Executors {
     List<Future<String>> all = new ArrayList<>();
     deploy(vertx, config, Driver.POSTGRES, PgExecutorVerticle::new, all);
     deploy(vertx, config, Driver.MYSQL, MySqlExecutorVerticle::new, all);
+    deploy(vertx, config, Driver.SQLITE, SqliteExecutorVerticle::new, all);
     return Future.all(all).mapEmpty();
   }
 

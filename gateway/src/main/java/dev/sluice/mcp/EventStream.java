@@ -90,6 +90,7 @@ final class EventStream {
     ended = true;
     if (targetAddress != null) {
       bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true));
+      detach();
     }
   }
 

@@ -50,9 +50,16 @@ final class Session {
   EventStream newPostStream() {
     EventStream s = new EventStream("p" + (++postStreamSeq), replayEvents);
     postStreams.put(s.key(), s);
-    // forget the oldest completed streams; running ones are never dropped
-    if (postStreams.size() > KEPT_ENDED_STREAMS) {
-      postStreams.values().removeIf(p -> p.ended() && !p.attached() && postStreams.size() > KEPT_ENDED_STREAMS);
+    // forget the oldest completed streams beyond the kept few; running ones are never dropped.
+    // Bounded by KEPT_ENDED_STREAMS plus the calls running right now.
+    int excess = postStreams.size() - KEPT_ENDED_STREAMS;
+    java.util.Iterator<EventStream> it = postStreams.values().iterator();
+    while (excess > 0 && it.hasNext()) {
+      EventStream old = it.next();
+      if (old.ended() && !old.attached()) {
+        it.remove();
+        excess--;
+      }
     }
     return s;
   }

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class SqlOverMcpContract {
 
-  protected static final long DEADLINE_MS = 1_000;
+  protected static final long DEADLINE_MS = 2_000;
   protected TestGateway gw;
 
   /** Creates scratch objects; returns the connection (id {@code db}) with the given deadline. */
@@ -133,13 +133,13 @@ public abstract class SqlOverMcpContract {
     JsonObject cheap = sql(b, "SELECT count(*) AS n FROM " + items(), null);
     long cheapMs = (System.nanoTime() - cheapStart) / 1_000_000;
     assertFalse(cheap.getBoolean("isError"), cheap.encode());
-    assertTrue(cheapMs < 900, "a cheap call answered during the runaway, took " + cheapMs + " ms");
+    assertTrue(cheapMs < 1_500, "a cheap call answered during the runaway, took " + cheapMs + " ms");
     assertFalse(slow.isDone(), "the runaway is still running when the cheap call has answered");
     JsonObject err = slow.get(10, TimeUnit.SECONDS);
     long ms = (System.nanoTime() - start) / 1_000_000;
     assertTrue(err.getBoolean("isError"));
     assertEquals("timeout", err.getJsonObject("structuredContent").getString("error_type"));
-    assertEquals("query exceeded 1s", err.getJsonObject("structuredContent").getString("message"));
+    assertEquals("query exceeded 2s", err.getJsonObject("structuredContent").getString("message"));
     assertTrue(ms < DEADLINE_MS + 1_000, "ended " + ms + " ms after the call started");
     awaitGone(marker);
   }

@@ -6,8 +6,8 @@ package dev.sluice.sql;
  */
 public enum ErrorType {
   SYNTAX_ERROR(1, "Fix the SQL syntax near the reported position and retry."),
-  TABLE_NOT_FOUND(2, "Check the table name; use entity_details or discover_data to find the right one."),
-  COLUMN_NOT_FOUND(3, "Check the column name; use entity_details to list the table's columns."),
+  TABLE_NOT_FOUND(2, "Check the table name against the suggestions (schema-qualify it if needed) and retry."),
+  COLUMN_NOT_FOUND(3, "Check the column name against the suggestions, or select * with LIMIT 1 to see the columns."),
   PERMISSION_DENIED(4, "This object is not readable with the gateway's credentials or policy."),
   TIMEOUT(5, "Narrow the query (filters, LIMIT, pre-aggregation) so it finishes within the deadline."),
   ROW_LIMIT_EXCEEDED(6, "Add filters or aggregation, or raise maxRows up to the connection ceiling."),

@@ -6,8 +6,6 @@ import dev.sluice.sql.guard.ReadOnlyGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.Message;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -75,11 +73,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
   }
 
   private Future<Void> consume(String address, java.util.function.Function<JsonObject, Future<JsonObject>> handler) {
-    MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(address, (Message<JsonObject> msg) ->
-        attempt(() -> handler.apply(msg.body() == null ? new JsonObject() : msg.body()))
-            .onSuccess(msg::reply)
-            .onFailure(err -> SqlError.from(err).failReply(msg)));
-    return consumer.completion();
+    return ExecutorSupport.consume(vertx, address, handler);
   }
 
   private Future<JsonObject> onExecute(JsonObject req) {
@@ -110,13 +104,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
   }
 
   private ConnectionConfig config(String connectionId) {
-    ConnectionConfig cfg = connectionId == null ? null : configs.get(connectionId);
-    if (cfg == null) {
-      throw new SqlError(ErrorType.INVALID_ARGUMENT, "unknown connectionId '" + connectionId + "' for "
-          + driver.wireName() + "; known: " + String.join(", ", configs.keySet()))
-          .with("known", new JsonArray(new ArrayList<>(configs.keySet())));
-    }
-    return cfg;
+    return ExecutorSupport.config(configs, driver, connectionId);
   }
 
   private Future<JsonObject> run(ConnectionConfig cfg, String queryId, String sql, JsonObject req) {
@@ -127,9 +115,8 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
     if (inFlight.containsKey(queryId)) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "queryId '" + queryId + "' is already running");
     }
-    int maxRows = clamp(req.getInteger("maxRows", cfg.maxRowsDefault()), 1, Math.max(1, cfg.maxRowsCeiling()));
-    Long asked = req.getLong("timeoutMs");
-    long timeoutMs = asked != null && asked > 0 ? Math.min(asked, cfg.queryTimeoutMs()) : cfg.queryTimeoutMs();
+    int maxRows = ExecutorSupport.maxRows(req, cfg);
+    long timeoutMs = ExecutorSupport.timeoutMs(req, cfg);
     EngineAdapter engine = engines.get(cfg.id());
     InFlightQuery q = new InFlightQuery(queryId, engine);
     inFlight.put(queryId, q);
@@ -266,32 +253,11 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
   }
 
   private void progress(JsonObject req, String queryId, String stage, Integer rows) {
-    String address = req.getString("progressAddress");
-    if (address == null) {
-      return;
-    }
-    JsonObject p = new JsonObject().put("queryId", queryId).put("stage", stage);
-    if (rows != null) {
-      p.put("rows", rows);
-    }
-    p.put("message", switch (stage) {
-      case "validating" -> "checking the statement";
-      case "executing" -> "running on the database";
-      default -> rows + " rows fetched";
-    });
-    vertx.eventBus().send(address, p);
-  }
-
-  private static int clamp(int v, int lo, int hi) {
-    return Math.max(lo, Math.min(hi, v));
+    ExecutorSupport.progress(vertx, req, queryId, stage, rows);
   }
 
   private static <T> Future<T> attempt(java.util.function.Supplier<Future<T>> s) {
-    try {
-      return s.get();
-    } catch (RuntimeException e) {
-      return Future.failedFuture(e);
-    }
+    return ExecutorSupport.attempt(s);
   }
 
   /** Pulls a quoted or bare identifier out of an engine message, e.g. {@code relation "x" does not exist}. */

@@ -1,0 +1,65 @@
+package dev.sluice.tools;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.sql.Driver;
+import dev.sluice.sql.SqlBus;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
+
+/** The SQL tools over MCP on SQLite, where every query runs in a killable worker process. */
+class SqliteOverMcpTest extends SqlOverMcpContract {
+
+  private Path dir;
+
+  @Override
+  protected ConnectionConfig setUp(long deadlineMs) throws Exception {
+    dir = Files.createTempDirectory("sluice-sqlite-mcp");
+    Path db = dir.resolve("scratch.sqlite");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT)");
+      st.execute("INSERT INTO items WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 5000)"
+          + " SELECT n, 'item ' || n FROM s");
+    }
+    return new ConnectionConfig("db", Driver.SQLITE, null, db.toString(), null, null, "scratch", 3, 16,
+        deadlineMs, 1_000, 10_000);
+  }
+
+  @Override
+  protected void tearDown() throws Exception {
+    if (dir != null) {
+      try (var files = Files.walk(dir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  @Override
+  protected String items() {
+    return "items";
+  }
+
+  /** SQLite has no sleep(): a statement that never ends by itself stands in for it. */
+  @Override
+  protected String sleepSql(int seconds, String marker) {
+    return cpuSql(marker);
+  }
+
+  @Override
+  protected String cpuSql(String marker) {
+    return "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS " + marker + " FROM c";
+  }
+
+  /** Busy worker processes of the connection: a killed query frees its slot (and its process). */
+  @Override
+  protected int running(String marker) throws Exception {
+    JsonObject info = gw.gateway.vertx().eventBus()
+        .<JsonObject>request(SqlBus.info(Driver.SQLITE), new JsonObject().put("connectionId", "db"))
+        .toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS).body();
+    return info.getJsonObject("pool").getInteger("inUse");
+  }
+}

@@ -1,0 +1,111 @@
+package dev.sluice.sqlite;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The SQLite worker process: {@code java ... dev.sluice.sqlite.SqliteWorkerMain <dbPath>}. Opens
+ * the database read-only, then serves one job at a time, one JSON object per line on stdin, and
+ * answers with JSON lines on stdout (see {@link WorkerProtocol}). It is expendable by design: the
+ * gateway kills it at a query's deadline and starts another.
+ */
+public final class SqliteWorkerMain {
+
+  private SqliteWorkerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+        StandardCharsets.UTF_8);
+    watchParent();
+    if (args.length != 1 || !new java.io.File(args[0]).canRead()) {
+      emit(out, WorkerProtocol.fatal("cannot read SQLite database " + (args.length == 1 ? args[0] : "(none given)")));
+      System.exit(2);
+    }
+    Connection conn;
+    try {
+      conn = open(args[0]);
+    } catch (Exception e) {
+      emit(out, WorkerProtocol.fatal("cannot open SQLite database " + args[0] + ": " + e.getMessage()));
+      System.exit(2);
+      return;
+    }
+    String version;
+    try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT sqlite_version()")) {
+      rs.next();
+      version = rs.getString(1);
+    }
+    emit(out, new JsonObject().put("type", "ready").put("version", version));
+    WorkerQuery query = new WorkerQuery(conn, line -> emit(out, line));
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String line;
+    while ((line = in.readLine()) != null) {
+      JsonObject job = new JsonObject(line);
+      try {
+        emit(out, query.run(job));
+      } catch (OutOfMemoryError oom) {
+        // the heap cap did its job; report, then exit so the pool starts a clean worker
+        emit(out, WorkerProtocol.error(job.getString("id"), "query_error",
+            "the query needed more memory than the SQLite worker's heap allows; aggregate or filter more"));
+        System.exit(3);
+      }
+    }
+    // stdin closed: the gateway is gone or done with us
+    System.exit(0);
+  }
+
+  private static Connection open(String path) throws Exception {
+    SQLiteConfig cfg = new SQLiteConfig();
+    cfg.setReadOnly(true);
+    cfg.setOpenMode(org.sqlite.SQLiteOpenMode.READONLY);
+    Properties props = cfg.toProperties();
+    Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + path + "?mode=ro", props);
+    try (Statement st = c.createStatement()) {
+      st.execute("PRAGMA query_only = 1");
+    }
+    return c;
+  }
+
+  private static void emit(PrintStream out, JsonObject line) {
+    out.print(line.encode());
+    out.print('\n');
+    out.flush();
+  }
+
+  /** No worker outlives the gateway: exit when the parent process is gone. */
+  private static void watchParent() {
+    ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
+    Thread t = new Thread(() -> {
+      while (true) {
+        try {
+          TimeUnit.SECONDS.sleep(1);
+        } catch (InterruptedException e) {
+          return;
+        }
+        if (parent == null || !parent.isAlive()) {
+          Runtime.getRuntime().halt(4);
+        }
+      }
+    }, "parent-watch");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  static JsonArray array(Object... values) {
+    JsonArray a = new JsonArray();
+    for (Object v : values) {
+      a.add(v);
+    }
+    return a;
+  }
+}

@@ -1,0 +1,30 @@
+package dev.sluice.sqlite;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The line protocol between the gateway and a SQLite worker process. Requests: {@code {id, sql,
+ * maxRows, mode: "query"|"explain"}}. Answers: {@code {type:"ready", version}} once at start (or
+ * {@code {type:"fatal", message}} and exit), then per job any number of {@code {id,
+ * type:"progress", rows}} and one {@code {id, type:"result", ...}} or {@code {id, type:"error",
+ * error_type, message, ...}}.
+ */
+final class WorkerProtocol {
+
+  /** A progress line every this many rows read. */
+  static final int PROGRESS_EVERY_ROWS = 1_000;
+
+  private WorkerProtocol() {}
+
+  static JsonObject fatal(String message) {
+    return new JsonObject().put("type", "fatal").put("message", message);
+  }
+
+  static JsonObject error(String id, String errorType, String message) {
+    return new JsonObject().put("id", id).put("type", "error").put("error_type", errorType).put("message", message);
+  }
+
+  static JsonObject progress(String id, int rows) {
+    return new JsonObject().put("id", id).put("type", "progress").put("rows", rows);
+  }
+}

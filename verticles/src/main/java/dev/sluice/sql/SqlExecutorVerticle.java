@@ -1,7 +1,6 @@
 package dev.sluice.sql;
 
 import dev.sluice.config.ConnectionConfig;
-import dev.sluice.sql.guard.GuardVerdict;
 import dev.sluice.sql.guard.ReadOnlyGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -85,11 +84,8 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
     if (sql == null || sql.isBlank()) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "sql is required");
     }
-    GuardVerdict verdict = ReadOnlyGuard.check(Dialect.of(driver), sql);
-    if (!verdict.allowed()) {
-      throw verdict.toError();
-    }
-    return run(cfg, queryId, verdict.sql(), req);
+    return ReadOnlyGuard.check(vertx, Dialect.of(driver), sql).compose(verdict -> verdict.allowed()
+        ? attempt(() -> run(cfg, queryId, verdict.sql(), req)) : Future.failedFuture(verdict.toError()));
   }
 
   /**

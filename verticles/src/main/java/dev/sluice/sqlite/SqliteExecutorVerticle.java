@@ -7,7 +7,6 @@ import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.ExecutorSupport;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
-import dev.sluice.sql.guard.GuardVerdict;
 import dev.sluice.sql.guard.ReadOnlyGuard;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -88,18 +87,19 @@ public final class SqliteExecutorVerticle extends VerticleBase {
     if (!mode.equals("query") && !mode.equals("explain")) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "mode must be \"query\" or \"explain\", got \"" + mode + "\"");
     }
-    GuardVerdict verdict = ReadOnlyGuard.check(Dialect.SQLITE, sql);
-    if (!verdict.allowed()) {
-      throw verdict.toError();
-    }
-    ExecutorSupport.progress(vertx, req, queryId, "executing", null);
-    long started = System.nanoTime();
-    JsonObject line = new JsonObject().put("sql", verdict.sql()).put("mode", mode)
-        .put("maxRows", ExecutorSupport.maxRows(req, cfg));
-    SqliteJob job = new SqliteJob(queryId, line, ExecutorSupport.timeoutMs(req, cfg),
-        rows -> ExecutorSupport.progress(vertx, req, queryId, "fetching", rows));
-    return pools.get(cfg.id()).submit(job).map(r -> r.put("queryId", queryId)
-        .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)));
+    return ReadOnlyGuard.check(vertx, Dialect.SQLITE, sql).compose(verdict -> {
+      if (!verdict.allowed()) {
+        return Future.failedFuture(verdict.toError());
+      }
+      ExecutorSupport.progress(vertx, req, queryId, "executing", null);
+      long started = System.nanoTime();
+      JsonObject line = new JsonObject().put("sql", verdict.sql()).put("mode", mode)
+          .put("maxRows", ExecutorSupport.maxRows(req, cfg));
+      SqliteJob job = new SqliteJob(queryId, line, ExecutorSupport.timeoutMs(req, cfg),
+          rows -> ExecutorSupport.progress(vertx, req, queryId, "fetching", rows));
+      return pools.get(cfg.id()).submit(job).map(r -> r.put("queryId", queryId)
+          .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)));
+    });
   }
 
   private Future<JsonObject> cancel(JsonObject req) {

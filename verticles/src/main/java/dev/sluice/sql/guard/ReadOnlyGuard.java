@@ -219,7 +219,7 @@ public final class ReadOnlyGuard {
       st = parser.Statement();
     } catch (Exception | Error e) {
       String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().split("\n")[0];
-      return GuardVerdict.refuse("unparseable", "the SQL parser could not read the statement: " + m,
+      return new GuardVerdict(false, sql, "unparseable", "the SQL parser could not read the statement: " + m,
           "Check the syntax near the reported position; if it is valid " + dialect.name().toLowerCase(Locale.ROOT)
               + " SQL, rewrite that part with more common syntax (e.g. CAST(x AS type) instead of x::type).");
     }

@@ -72,9 +72,4 @@ class PgExecutorTest extends EngineExecutorContract {
         + rows + ") g");
   }
 
-  @Override
-  protected void assertSyntaxPosition(SqlError syntax) {
-    assertEquals("42601", syntax.details().getString("sql_state"));
-    assertEquals(true, syntax.details().getInteger("position") > 0, syntax.toJson().encode());
-  }
 }

@@ -56,4 +56,15 @@ public record ServerConfig(
     return new ServerConfig(host, port, token, allowedHosts, allowedOrigins, maxBodyBytes,
         ms, sseReplayEvents, slowCallMs, maxSessions);
   }
+
+  /** Records print every component; the token must never reach a log line. */
+  @Override
+  public String toString() {
+    return "ServerConfig[host=" + host + ", port=" + port
+        + ", token=" + (token == null ? "none" : "***")
+        + ", allowedHosts=" + allowedHosts + ", allowedOrigins=" + allowedOrigins
+        + ", maxBodyBytes=" + maxBodyBytes + ", sessionIdleTimeoutMs=" + sessionIdleTimeoutMs
+        + ", sseReplayEvents=" + sseReplayEvents + ", slowCallMs=" + slowCallMs
+        + ", maxSessions=" + maxSessions + "]";
+  }
 }

@@ -163,6 +163,9 @@ class ConfigLoaderTest {
     assertFalse(msg.contains("s3cr3t"), msg);
     SluiceConfig c = yaml("connections:\n  - {id: a, driver: postgres, url: 'postgresql://u:s3cr3t@h/db'}\n", Map.of());
     assertFalse(c.toString().contains("s3cr3t"));
+    SluiceConfig t = yaml("server: {token: 'tok-s3cr3t'}\n", Map.of());
+    assertEquals("tok-s3cr3t", t.server().token());
+    assertFalse(t.toString().contains("tok-s3cr3t"), t.toString());
   }
 
   @Test

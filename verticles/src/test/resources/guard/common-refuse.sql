@@ -64,3 +64,60 @@ COMMIT
 -- @@
 -- rule: empty
 ;
+-- @@
+-- rule: data_modifying_statement
+delete/**/from t
+-- @@
+-- rule: data_modifying_statement
+DELETE
+FROM
+  t
+WHERE 1 = 1
+-- @@
+-- rule: data_modifying_statement
+UPDATE t SET a = a + 1 WHERE a IN (SELECT a FROM t)
+-- @@
+-- rule: data_modifying_statement
+INSERT INTO t SELECT * FROM t
+-- @@
+-- rule: data_modifying_statement
+/* select */ insert into t values (4)
+-- @@
+-- rule: multiple_statements
+SELECT 1;
+
+DELETE FROM t
+-- @@
+-- rule: multiple_statements
+SELECT 1 ; -- trailing
+DELETE FROM t
+-- @@
+-- rule: ddl_statement
+DROP TABLE IF EXISTS t
+-- @@
+-- rule: ddl_statement
+drop table t
+-- @@
+-- rule: ddl_statement
+CREATE VIEW v2 AS SELECT * FROM t
+-- @@
+-- rule: ddl_statement
+CREATE TEMPORARY TABLE x AS SELECT * FROM t
+-- @@
+-- rule: ddl_statement
+CREATE INDEX i ON t (a)
+-- @@
+-- rule: locking_read
+select * from t for update
+-- @@
+-- rule: locking_read
+SELECT * FROM t WHERE a = 1 FOR UPDATE NOWAIT
+-- @@
+-- rule: session_control
+ROLLBACK
+-- @@
+-- rule: session_control
+SAVEPOINT a
+-- @@
+-- rule: session_control
+begin

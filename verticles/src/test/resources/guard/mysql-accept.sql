@@ -25,3 +25,8 @@ DESCRIBE orders
 EXPLAIN SELECT * FROM orders WHERE customer_id = 42
 -- @@
 SELECT SLEEP(0)
+-- @@
+/* which columns hold money */ SHOW COLUMNS FROM orders LIKE '%total%'
+-- @@
+-- plan of the daily revenue query
+EXPLAIN FORMAT=JSON SELECT DATE(ordered_at), SUM(total) FROM orders GROUP BY DATE(ordered_at)

@@ -51,3 +51,81 @@ SELECT 'a\'; DELETE FROM t; --'; DELETE FROM t
 -- @@
 -- rule: procedure_call
 PREPARE s FROM 'DELETE FROM t'
+-- @@
+-- rule: session_control
+SET @@global.read_only = 0
+-- @@
+-- rule: session_control
+SET SESSION TRANSACTION READ WRITE
+-- @@
+-- rule: session_control
+SET TRANSACTION READ WRITE
+-- @@
+-- rule: session_control
+START TRANSACTION READ WRITE
+-- @@
+-- rule: session_control
+/* tidy */ SET   GLOBAL   max_connections = 1
+-- @@
+-- rule: select_into
+select * from t into outfile '/tmp/y'
+-- @@
+-- rule: select_into
+SELECT * FROM t INTO/**/OUTFILE '/tmp/x'
+-- @@
+-- rule: select_into
+SELECT a FROM t LIMIT 1 INTO @v
+-- @@
+-- rule: forbidden_function
+SELECT RELEASE_LOCK('x')
+-- @@
+-- rule: forbidden_function
+SELECT IS_FREE_LOCK('x')
+-- @@
+-- rule: forbidden_function
+SELECT LOAD_FILE('/etc/passwd')
+-- @@
+-- rule: forbidden_function
+select get_lock ('x', 1)
+-- @@
+-- rule: host_access
+HANDLER t READ FIRST
+-- @@
+-- rule: host_access
+load data local infile '/etc/passwd' into table t
+-- @@
+-- rule: executable_comment
+/*!DELETE FROM t*/
+-- @@
+-- rule: executable_comment
+SELECT 1 /*! , (SELECT GET_LOCK('x', 1)) */
+-- @@
+-- rule: locking_read
+SELECT * FROM t FOR SHARE
+-- @@
+-- rule: locking_read
+SELECT * FROM t WHERE a = 1 FOR UPDATE SKIP LOCKED
+-- @@
+-- rule: data_modifying_statement
+INSERT IGNORE INTO t VALUES (1)
+-- @@
+-- rule: data_modifying_statement
+EXPLAIN FORMAT=JSON DELETE FROM t
+-- @@
+-- rule: data_modifying_statement
+explain format=tree update t set a = 1
+-- @@
+-- rule: data_modifying_statement
+EXPLAIN ANALYZE DELETE FROM t
+-- @@
+-- rule: multiple_statements
+EXPLAIN FORMAT=JSON SELECT 1; DELETE FROM t
+-- @@
+-- rule: procedure_call
+CALL p()
+-- @@
+-- rule: show
+SHOW GRANTS
+-- @@
+-- rule: show
+show variables like 'read_only'

@@ -34,6 +34,15 @@ public interface EngineAdapter {
   /** A quick liveness probe on a side connection: version and flavour, or a failure. */
   Future<ServerInfo> probe();
 
+  /**
+   * Whether the engine can read {@code sql}'s result through a server cursor. Statements that
+   * cannot (MariaDB answers 1421 "no open cursor" for EXPLAIN) return small, bounded results and
+   * are read in one go.
+   */
+  default boolean cursorReadable(String sql) {
+    return true;
+  }
+
   /** The statement that explains {@code sql} as JSON. */
   String explainSql(String sql, boolean analyze);
 

@@ -9,6 +9,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -38,6 +39,15 @@ public final class ExecutorSupport {
   }
 
   /** maxRows clamped to [1, the connection's ceiling]. */
+  /**
+   * The caller's query id, or a fresh one. A present-but-null key counts as absent (JsonObject's
+   * getString default only covers a missing key), so every in-flight query has an id to cancel by.
+   */
+  public static String queryId(JsonObject req) {
+    String id = req.getString("queryId");
+    return id == null || id.isBlank() ? UUID.randomUUID().toString() : id;
+  }
+
   public static int maxRows(JsonObject req, ConnectionConfig cfg) {
     int asked = req.getInteger("maxRows", cfg.maxRowsDefault());
     return Math.max(1, Math.min(Math.max(1, cfg.maxRowsCeiling()), asked));

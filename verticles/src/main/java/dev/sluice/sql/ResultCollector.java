@@ -49,6 +49,12 @@ final class ResultCollector {
     });
   }
 
+  /** A whole result the engine sent at once (statements without a cursor); still capped. */
+  JsonObject collect(RowSet<Row> all) {
+    accept(all);
+    return result();
+  }
+
   private void accept(RowSet<Row> batch) {
     if (columns == null) {
       columns = batch.columnDescriptors();

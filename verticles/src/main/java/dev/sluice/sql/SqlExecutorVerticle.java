@@ -78,7 +78,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
   private Future<JsonObject> onExecute(JsonObject req) {
     String connectionId = req.getString("connectionId");
     ConnectionConfig cfg = config(connectionId);
-    String queryId = req.getString("queryId", UUID.randomUUID().toString());
+    String queryId = ExecutorSupport.queryId(req);
     progress(req, queryId, "validating", null);
     String sql = req.getString("sql");
     if (sql == null || sql.isBlank()) {
@@ -97,6 +97,16 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
     context.runOnContext(v -> attempt(() -> run(config(connectionId), UUID.randomUUID().toString(), sql,
         new JsonObject().put("mode", "query"))).onComplete(p));
     return p.future();
+  }
+
+  private static Future<JsonObject> read(EngineAdapter engine, EngineAdapter.Lease lease, String sql,
+      ResultCollector collector) {
+    if (!engine.cursorReadable(sql)) {
+      return lease.conn().query(sql).execute().map(collector::collect);
+    }
+    return lease.conn().prepare(sql).compose(ps -> collector.drain(ps.cursor())
+        // Server-side statements outlive the lease (PG session, MySQL max_prepared_stmt_count).
+        .eventually(() -> ps.close().otherwiseEmpty()));
   }
 
   private ConnectionConfig config(String connectionId) {
@@ -131,10 +141,8 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
           q.lease = lease;
           Future<JsonObject> work = mode.equals("explain")
               ? explain(engine, lease, sql, req.getBoolean("analyze", false))
-              : lease.conn().prepare(sql).compose(ps -> new ResultCollector(engine, maxRows,
-                  rows -> progress(req, queryId, "fetching", rows)).drain(ps.cursor())
-                  // Server-side statements outlive the lease (PG session, MySQL max_prepared_stmt_count).
-                  .eventually(() -> ps.close().otherwiseEmpty()));
+              : read(engine, lease, sql, new ResultCollector(engine, maxRows,
+                  rows -> progress(req, queryId, "fetching", rows)));
           return work.eventually(() -> {
             // Forget the lease first so no new cancel targets it, and let a cancel already on its
             // way land before the connection goes back: a PG cancel request arriving late would

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -77,7 +76,7 @@ public final class SqliteExecutorVerticle extends VerticleBase {
 
   private Future<JsonObject> execute(JsonObject req) {
     ConnectionConfig cfg = ExecutorSupport.config(configs, Driver.SQLITE, req.getString("connectionId"));
-    String queryId = req.getString("queryId", UUID.randomUUID().toString());
+    String queryId = ExecutorSupport.queryId(req);
     ExecutorSupport.progress(vertx, req, queryId, "validating", null);
     String sql = req.getString("sql");
     if (sql == null || sql.isBlank()) {

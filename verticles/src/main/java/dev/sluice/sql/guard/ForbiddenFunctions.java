@@ -21,8 +21,8 @@ final class ForbiddenFunctions {
   private static final List<String> POSTGRES_PREFIXES = List.of("lo_", "pg_ls_", "dblink", "pg_advisory",
       "pg_try_advisory", "pg_create_", "pg_replication_origin", "pg_stat_reset", "pg_file_", "query_to_xml",
       "cursor_to_xml", "pg_backup_", "pg_wal_replay_", "pg_logical_slot_", "pg_copy_", "pg_replication_slot_advance");
-  private static final Set<String> MYSQL = Set.of("get_lock", "release_lock", "release_all_locks", "load_file",
-      "sys_exec", "sys_eval", "nextval", "setval", "lastval", "master_pos_wait", "source_pos_wait");
+  private static final Set<String> MYSQL = Set.of("get_lock", "release_lock", "release_all_locks", "is_free_lock",
+      "is_used_lock", "load_file", "sys_exec", "sys_eval", "nextval", "setval", "lastval", "master_pos_wait", "source_pos_wait");
   private static final Set<String> SQLITE = Set.of("load_extension", "writefile", "readfile", "edit",
       "fts3_tokenizer");
 

@@ -148,6 +148,13 @@ public final class ReadOnlyGuard {
       GuardVerdict inner = check(dialect, cleaned.substring(code.get(3).start() - tk.get(0).start()));
       return inner.allowed() ? GuardVerdict.allow(cleaned) : inner;
     }
+    // MySQL's EXPLAIN FORMAT=JSON|TREE|TRADITIONAL: the parser does not read the option, so the
+    // explained statement is checked on its own, like SQLite's EXPLAIN QUERY PLAN above.
+    if (dialect == Dialect.MYSQL && first.equals("explain") && code.size() > 4 && code.get(1).is("format")
+        && code.get(2).text().equals("=")) {
+      GuardVerdict inner = check(dialect, cleaned.substring(code.get(4).start() - tk.get(0).start()));
+      return inner.allowed() ? GuardVerdict.allow(cleaned) : inner;
+    }
     GuardVerdict parsed = parse(dialect, parserView(dialect, cleaned));
     return parsed.allowed() ? GuardVerdict.allow(cleaned) : parsed;
   }

@@ -37,6 +37,10 @@ import java.util.regex.Pattern;
  */
 final class MySqlEngine extends PooledEngine {
 
+  /** EXPLAIN / DESCRIBE / SHOW after any leading comments: MariaDB opens no cursor for them. */
+  private static final Pattern METADATA_STATEMENT = Pattern.compile(
+      "(?is)(\\s|--[^\\n]*\\n|#[^\\n]*\\n|/\\*.*?\\*/)*(EXPLAIN|DESCRIBE|DESC|SHOW)\\b");
+
   private static final Pattern TABLE = Pattern.compile("Table '([^']+)' doesn't exist");
   private static final Pattern COLUMN = Pattern.compile("Unknown column '([^']+)'");
   private static final Pattern RAW_MESSAGE =
@@ -128,6 +132,11 @@ final class MySqlEngine extends PooledEngine {
 
   private boolean mariadb() {
     return serverInfo != null && "mariadb".equals(serverInfo.flavour());
+  }
+
+  @Override
+  public boolean cursorReadable(String sql) {
+    return !METADATA_STATEMENT.matcher(sql).lookingAt();
   }
 
   @Override

@@ -11,14 +11,16 @@ GW_URL=""
 build_if_needed() {
   if [[ ! -f "$JAR" || ! -d "$ROOT/loadtest/target/classes/dev/sluice/loadtest" || "${REBUILD:-0}" == 1 ]]; then
     echo "building (offline)..." >&2
-    (cd "$ROOT" && mvn -q -B -o -pl verticles,gateway,loadtest -am package -DskipTests)
+    (cd "$ROOT" && mvn -q -B -pl verticles,gateway,loadtest -am package -DskipTests)
   fi
 }
 
 loadtest_classpath() {
   local cpfile="$ROOT/loadtest/target/runtime-classpath.txt"
   if [[ ! -s "$cpfile" || "$ROOT/loadtest/pom.xml" -nt "$cpfile" ]]; then
-    (cd "$ROOT" && mvn -q -B -o -pl loadtest dependency:build-classpath \
+    # In one reactor build with `package`, so the sibling modules resolve to their fresh jars
+    # (nothing is installed to ~/.m2); loadtest builds last, so its classpath is what stays.
+    (cd "$ROOT" && mvn -q -B -pl verticles,gateway,loadtest -am package -DskipTests dependency:build-classpath \
       -Dmdep.outputFile="$cpfile" -Dmdep.includeScope=runtime >&2)
   fi
   echo "$ROOT/loadtest/target/classes:$ROOT/verticles/target/classes:$(cat "$cpfile")"
@@ -34,7 +36,7 @@ start_gateway() {
   mkdir -p "$RESULTS"
   if [[ "${GATEWAY:-jar}" == dev ]]; then
     # no database: only connection_list and the load_* stand-in tools (see DevGateway)
-    (cd "$ROOT" && mvn -q -B -o -pl verticles,gateway,loadtest test-compile dependency:build-classpath \
+    (cd "$ROOT" && mvn -q -B -pl verticles,gateway,loadtest package -DskipTests dependency:build-classpath \
       -Dmdep.outputFile="$ROOT/loadtest/target/test-classpath.txt" -Dmdep.includeScope=test >&2)
     java ${GATEWAY_JAVA_OPTS:-} -cp "$ROOT/loadtest/target/test-classes:$(cat "$ROOT/loadtest/target/test-classpath.txt")" \
       dev.sluice.loadtest.DevGateway >"$log" 2>&1 &

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# PostgreSQL and MariaDB through MCP vs the raw Vert.x client at the same concurrency, in one run
+# each (the --compare mode): loads the demo dataset into a `sluice_bench` database on both local
+# servers (once; LOAD=1 reloads), starts the gateway with those two connections, runs the gateway
+# and the direct baseline back to back per engine, prints the ratio table and writes JSON + HTML.
+#
+# Env: AGENTS (20), DURATION (20s), WARMUP (20s: the JIT needs it, see loadtest/README.md),
+# MIX (ping=100), ENGINES ("pg maria"), plus lib.sh's SLUICE_URL/REBUILD/RESULTS.
+source "$(dirname "$0")/lib.sh"
+
+AGENTS="${AGENTS:-20}"
+DURATION="${DURATION:-20s}"
+WARMUP="${WARMUP:-20s}"
+MIX="${MIX:-ping=100}"
+ENGINES="${ENGINES:-pg maria}"
+PG_URL="postgresql://postgres@127.0.0.1:5432/sluice_bench"
+MARIA_URL="mysql://root@127.0.0.1:3306/sluice_bench"
+
+build_if_needed
+CP="$(loadtest_classpath)"
+
+if [[ "${LOAD:-0}" == 1 ]] || [[ -z "$(psql -h 127.0.0.1 -U postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'sluice_bench'")" ]]; then
+  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS sluice_bench" -c "CREATE DATABASE sluice_bench"
+  java -cp "$CP" dev.sluice.demo.DemoDataMain postgres "$PG_URL" public
+fi
+if [[ "${LOAD:-0}" == 1 ]] || [[ -z "$(mysql -h127.0.0.1 -uroot -Nse "SHOW DATABASES LIKE 'sluice_bench'")" ]]; then
+  mysql -h127.0.0.1 -uroot -e "DROP DATABASE IF EXISTS sluice_bench"
+  java -cp "$CP" dev.sluice.demo.DemoDataMain mysql "mysql://root@127.0.0.1:3306/test" sluice_bench
+fi
+
+mkdir -p "$RESULTS"
+CONFIG="$RESULTS/engines.yaml"
+cat >"$CONFIG" <<YAML
+connections:
+  - {id: pg, driver: postgres, url: "$PG_URL", pool_size: 8}
+  - {id: maria, driver: mysql, url: "$MARIA_URL", pool_size: 8}
+YAML
+
+start_gateway --config "$CONFIG"
+trap stop_gateway EXIT
+
+status=0
+for engine in $ENGINES; do
+  case "$engine" in
+    pg) dialect=postgres; direct="$PG_URL" ;;
+    maria) dialect=mysql; direct="$MARIA_URL" ;;
+    *) echo "unknown engine $engine (pg, maria)" >&2; exit 2 ;;
+  esac
+  echo "== $engine: $AGENTS agents, mix $MIX, warm-up $WARMUP, measured $DURATION"
+  java ${LOADTEST_JAVA_OPTS:--Xmx1g} -cp "$CP" dev.sluice.loadtest.LoadTestMain --url "$GW_URL" \
+    --connection "$engine" --dialect "$dialect" --agents "$AGENTS" --duration "$DURATION" \
+    --warmup "$WARMUP" --mix "$MIX" --direct "$direct" --compare \
+    ${GW_PID:+--gateway-pid "$GW_PID"} --out "$RESULTS/engines-$engine" "$@" || status=$?
+done
+exit "$status"

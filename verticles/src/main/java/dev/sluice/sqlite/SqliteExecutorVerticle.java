@@ -9,6 +9,7 @@ import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.guard.ReadOnlyGuard;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -74,6 +75,13 @@ public final class SqliteExecutorVerticle extends VerticleBase {
     return Future.join(pools.values().stream().map(SqliteWorkerPool::close).toList());
   }
 
+  /** The live worker PIDs of a connection, read on this verticle's context (tests, diagnostics). */
+  Future<List<Long>> workerPids(String connectionId) {
+    Promise<List<Long>> p = Promise.promise();
+    context.runOnContext(v -> p.complete(pools.get(connectionId).pids()));
+    return p.future();
+  }
+
   private Future<JsonObject> execute(JsonObject req) {
     ConnectionConfig cfg = ExecutorSupport.config(configs, Driver.SQLITE, req.getString("connectionId"));
     String queryId = ExecutorSupport.queryId(req);
@@ -110,11 +118,5 @@ public final class SqliteExecutorVerticle extends VerticleBase {
   private Future<JsonObject> info(JsonObject req) {
     ConnectionConfig cfg = ExecutorSupport.config(configs, Driver.SQLITE, req.getString("connectionId"));
     return Future.succeededFuture(pools.get(cfg.id()).info());
-  }
-
-  /** Worker PIDs per connection, for tests and diagnostics. */
-  public List<Long> workerPids(String connectionId) {
-    SqliteWorkerPool p = pools.get(connectionId);
-    return p == null ? List.of() : p.pids();
   }
 }

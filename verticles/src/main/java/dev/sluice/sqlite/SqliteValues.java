@@ -60,7 +60,17 @@ final class SqliteValues {
     return t.contains("CHAR") || t.contains("TEXT") || t.contains("CLOB") ? Kind.TEXT : Kind.RUNTIME;
   }
 
-  /** The declared scale of {@code NUMERIC(p,s)}, or -1. */
+  /**
+   * The declared scale of {@code NUMERIC(p,s)}, or -1. sqlite-jdbc's type name drops the
+   * {@code (p,s)}, so the metadata's precision/scale (parsed by the driver from the declaration)
+   * decide when the name does not carry it; precision 0 means none was declared.
+   */
+  static int scale(String declared, int precision, int metadataScale) {
+    int named = scale(declared);
+    return named >= 0 ? named : precision > 0 ? metadataScale : -1;
+  }
+
+  /** The scale written in a type name such as {@code NUMERIC(12,4)}, or -1. */
   static int scale(String declared) {
     if (declared == null) {
       return -1;

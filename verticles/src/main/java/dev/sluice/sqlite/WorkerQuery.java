@@ -58,7 +58,7 @@ final class WorkerQuery {
           String declared = md.getColumnTypeName(i);
           types.add(declared == null || declared.isEmpty() ? "" : declared.toLowerCase(java.util.Locale.ROOT));
           kinds[i - 1] = SqliteValues.kind(declared);
-          scales[i - 1] = SqliteValues.scale(declared);
+          scales[i - 1] = SqliteValues.scale(declared, md.getPrecision(i), md.getScale(i));
         }
         JsonArray rows = new JsonArray();
         boolean truncated = false;

@@ -56,7 +56,7 @@ public final class SqliteExecutorVerticle extends VerticleBase {
     });
     // a gateway that exits without undeploying still takes its workers down
     shutdownHook = new Thread(() -> ProcessHandle.current().descendants()
-        .filter(p -> p.info().commandLine().orElse("").contains(SqliteWorkerMain.class.getName()))
+        .filter(p -> p.info().commandLine().orElse("").contains(SqliteWorkerMain.MARKER))
         .forEach(ProcessHandle::destroyForcibly), "sluice-sqlite-workers-kill");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     steps.add(ExecutorSupport.consume(vertx, SqlBus.execute(Driver.SQLITE), this::execute));

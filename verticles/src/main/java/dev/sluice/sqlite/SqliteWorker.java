@@ -46,6 +46,8 @@ final class SqliteWorker {
     return vertx.executeBlocking(() -> {
       List<String> cmd = new ArrayList<>();
       cmd.add(javaBinary());
+      // First on the command line: /proc cmdline readers may cut a long classpath short
+      cmd.add(SqliteWorkerMain.MARKER + db);
       cmd.add("-Xmx" + heap);
       cmd.add("-XX:+UseSerialGC");
       cmd.add("-XX:TieredStopAtLevel=1");

@@ -22,6 +22,12 @@ import org.sqlite.SQLiteConfig;
  */
 public final class SqliteWorkerMain {
 
+  /**
+   * Leads a worker's command line, followed by its database path: how the gateway's shutdown hook,
+   * CI and operators (pgrep -f) tell workers apart from any other java process.
+   */
+  public static final String MARKER = "-Dsluice.sqlite.worker=";
+
   private SqliteWorkerMain() {}
 
   public static void main(String[] args) throws Exception {

@@ -205,8 +205,7 @@ class SqliteExecutorTest {
   /** Every SqliteWorkerMain process serving this test's database, in any process tree. */
   static List<Long> workersOf(Path database) {
     return ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(c -> c.contains(SqliteWorkerMain.class.getName())
-            && c.contains(database.toString())).orElse(false))
+        .filter(p -> p.info().commandLine().map(c -> c.contains(SqliteWorkerMain.MARKER + database)).orElse(false))
         .filter(ProcessHandle::isAlive)
         .map(ProcessHandle::pid)
         .toList();

@@ -1,7 +1,6 @@
 package dev.sluice.loadtest;
 
 import io.vertx.core.buffer.Buffer;
-import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
 
 /**
@@ -11,7 +10,10 @@ import java.util.function.BiConsumer;
 final class SseParser {
 
   private final BiConsumer<String, String> onEvent;
-  private final StringBuilder pending = new StringBuilder();
+  /** Bytes not yet ending in a newline; lines are decoded whole, so a chunk may split a character. */
+  private Buffer pending = Buffer.buffer();
+  /** Where the newline search resumes: a multi-megabyte event arrives in many chunks. */
+  private int scanned;
   private final StringBuilder data = new StringBuilder();
   private String id;
 
@@ -20,16 +22,20 @@ final class SseParser {
   }
 
   void feed(Buffer chunk) {
-    pending.append(chunk.toString(StandardCharsets.UTF_8));
+    pending.appendBuffer(chunk);
     int start = 0;
-    for (int i = 0; i < pending.length(); i++) {
-      if (pending.charAt(i) == '\n') {
-        int end = i > start && pending.charAt(i - 1) == '\r' ? i - 1 : i;
-        line(pending.substring(start, end));
+    int n = pending.length();
+    for (int i = scanned; i < n; i++) {
+      if (pending.getByte(i) == '\n') {
+        int end = i > start && pending.getByte(i - 1) == '\r' ? i - 1 : i;
+        line(pending.getString(start, end, "UTF-8"));
         start = i + 1;
       }
     }
-    pending.delete(0, start);
+    if (start > 0) {
+      pending = pending.getBuffer(start, n);
+    }
+    scanned = pending.length();
   }
 
   private void line(String line) {

@@ -25,6 +25,23 @@ class LoadUnitsTest {
   }
 
   @Test
+  void sseParserKeepsCharactersSplitAcrossChunksAndLargeEvents() {
+    List<String> got = new ArrayList<>();
+    SseParser p = new SseParser((id, data) -> got.add(data));
+    byte[] euro = "data: \u20ac".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    p.feed(Buffer.buffer(java.util.Arrays.copyOf(euro, euro.length - 1)));
+    p.feed(Buffer.buffer(new byte[] {euro[euro.length - 1]}).appendString("\r"));
+    p.feed(Buffer.buffer("\n\r\n"));
+    assertEquals(List.of("\u20ac"), got);
+    String big = "x".repeat(3_000_000);
+    Buffer whole = Buffer.buffer("data: " + big + "\n\n");
+    for (int i = 0; i < whole.length(); i += 8_192) {
+      p.feed(whole.getBuffer(i, Math.min(whole.length(), i + 8_192)));
+    }
+    assertEquals(big, got.get(1));
+  }
+
+  @Test
   void onlyLoopbackTargets() {
     assertTrue(Loopback.isLoopback("127.0.0.1"));
     assertTrue(Loopback.isLoopback("127.9.9.9"));

@@ -33,7 +33,8 @@ public record ConnectionConfig(
     int maxRowsCeiling) {
 
   public static final int DEFAULT_POOL_SIZE = 4;
-  public static final int DEFAULT_MAX_WAIT_QUEUE = 64;
+  /** Waiting costs a promise and a request; the deadline, not the queue, bounds how long. */
+  public static final int DEFAULT_MAX_WAIT_QUEUE = 1_024;
   public static final long DEFAULT_QUERY_TIMEOUT_MS = 30_000;
   public static final int DEFAULT_MAX_ROWS = 1_000;
   public static final int DEFAULT_MAX_ROWS_CEILING = 10_000;

@@ -3,6 +3,7 @@ package dev.sluice.loadtest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.gateway.Gateway;
@@ -65,6 +66,38 @@ class LoadSmokeTest {
               .put("thinkTimeMs", 20L).put("mix", "x").put("maxCalls", 5000L).put("sse", true))
           .put("runs", new io.vertx.core.json.JsonArray().add(run)).put("unexpectedErrorCount", 0L));
       assertTrue(html.contains("<svg") && html.contains("PASS"));
+    } finally {
+      gw.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The CI smoke on real SQL: 20 agents for 10 s against a gateway on the generated SQLite demo,
+   * the scripts' mix (small, 1k-row and 10k-row reads, explain, connection_list). Fails on any
+   * unexpected error, never on a latency figure.
+   */
+  @Test
+  void twentyAgentsTenSecondsOnTheDemoNoUnexpectedErrors(@TempDir Path dir) throws Exception {
+    SluiceConfig config = ConfigLoader.fromYaml("server: {port: 0}\nstate: {dir: " + dir + "}\n", Map.of(), dir);
+    Gateway gw = Gateway.start(config).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+    try {
+      LoadOptions o = LoadOptions.parse(new String[] {
+          "--url", gw.url(), "--agents", "20", "--duration", "10s", "--ramp-up", "1s", "--max-calls", "20000",
+          "--out", dir.resolve("out").toString(), "--label", "sql-smoke"});
+      Vertx client = Vertx.vertx();
+      JsonObject run;
+      try {
+        run = GatewayRun.run(client, o, o.agents, Mix.parse("tiny=70,medium=10,large=2,explain=5,connections=13",
+            ScenarioCatalog.forDialect("sqlite", "demo")));
+      } finally {
+        client.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      }
+      System.out.println(TextSummary.render(new JsonObject().put("title", "sql smoke")
+          .put("runs", new io.vertx.core.json.JsonArray().add(run))));
+      assertEquals(0L, run.getLong("unexpectedErrorCount"), run.getJsonObject("unexpectedErrors").encode());
+      assertEquals(20L, run.getJsonObject("sessions").getLong("opened"));
+      assertTrue(run.getLong("calls") > 20, "calls: " + run.getLong("calls"));
+      assertTrue(run.getJsonObject("scenarios").getJsonObject("tiny").getDouble("progressEventsPerCall") >= 2.0);
     } finally {
       gw.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }

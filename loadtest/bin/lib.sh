@@ -49,7 +49,6 @@ start_gateway() {
     [[ -n "$GW_URL" ]] && break
     if ! kill -0 "$GW_PID" 2>/dev/null; then
       echo "gateway exited before serving; log: $log" >&2; tail -20 "$log" >&2
-      echo "(until the CLI lands, GATEWAY=dev starts a database-less dev gateway instead)" >&2
       GW_PID=""; return 1
     fi
     sleep 0.5

@@ -71,8 +71,52 @@ class CommandLineIT {
       assertTrue(health.body().contains("\"uptimeMs\""), health.body());
       assertTrue(Files.exists(dir.resolve("st/demo.sqlite")), "the demo database is generated on first start");
     } finally {
+      List<ProcessHandle> workers = sqliteWorkers(p);
       p.destroy();
       assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the gateway stops on SIGTERM");
+      awaitGone(workers, "SIGTERM (shutdown hook)");
+    }
+  }
+
+  @Test
+  void sqliteWorkersDieWithAKilledGateway() throws Exception {
+    Path cfg = Files.writeString(dir.resolve("ok.yaml"), "state:\n  dir: st\n");
+    Process p = start("--config", cfg.toString(), "--port", "0");
+    try {
+      String line = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
+      assertTrue(line != null && line.contains("serving MCP"), line);
+      List<ProcessHandle> workers = sqliteWorkers(p);
+      assertFalse(workers.isEmpty(), "the demo connection keeps warm workers");
+      // SIGKILL: no shutdown hook runs, so only the workers' own parent watch can end them
+      p.destroyForcibly();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+      awaitGone(workers, "SIGKILL of the gateway (parent watch)");
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /** The gateway's SQLite worker processes, once its warm pool is up. */
+  private static List<ProcessHandle> sqliteWorkers(Process gateway) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    List<ProcessHandle> workers = List.of();
+    while (System.nanoTime() < until && workers.isEmpty()) {
+      workers = gateway.descendants()
+          .filter(h -> h.info().commandLine().map(c -> c.contains("-Dsluice.sqlite.worker=")).orElse(false))
+          .toList();
+      Thread.sleep(100);
+    }
+    return workers;
+  }
+
+  private static void awaitGone(List<ProcessHandle> workers, String after) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (workers.stream().anyMatch(ProcessHandle::isAlive)) {
+      if (System.nanoTime() > until) {
+        workers.forEach(ProcessHandle::destroyForcibly);
+        throw new AssertionError("SQLite workers still alive 10 s after " + after);
+      }
+      Thread.sleep(50);
     }
   }
 }

@@ -133,8 +133,10 @@ public abstract class SqlOverMcpContract {
     JsonObject cheap = sql(b, "SELECT count(*) AS n FROM " + items(), null);
     long cheapMs = (System.nanoTime() - cheapStart) / 1_000_000;
     assertFalse(cheap.getBoolean("isError"), cheap.encode());
-    assertTrue(cheapMs < 1_500, "a cheap call answered during the runaway, took " + cheapMs + " ms");
-    assertFalse(slow.isDone(), "the runaway is still running when the cheap call has answered");
+    // What matters is that it answered while the runaway still held its slot; a latency bound
+    // here would only measure how loaded the CI machine is.
+    assertFalse(slow.isDone(), "the runaway is still running when the cheap call has answered (after "
+        + cheapMs + " ms)");
     JsonObject err = slow.get(10, TimeUnit.SECONDS);
     long ms = (System.nanoTime() - start) / 1_000_000;
     assertTrue(err.getBoolean("isError"));

@@ -1,6 +1,5 @@
 package dev.sluice.cli;
 
-import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.gateway.Gateway;
@@ -20,7 +19,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceCommand.Version.class,
     description = "MCP query gateway: bounded, read-only SQL for AI agents.",
-    subcommands = {StdioCommand.class})
+    subcommands = {StdioCommand.class, ScanCommand.class, IngestCommand.class, AuditCommand.class, SemanticCommand.class,
+        TokenCommand.class, SetupAgentsCommand.class, ApprovedCommand.class})
 public final class SluiceCommand implements Callable<Integer> {
 
   /** Exit code for a configuration or usage mistake. */
@@ -35,8 +35,34 @@ public final class SluiceCommand implements Callable<Integer> {
   @Option(names = "--host", paramLabel = "ADDR", description = "bind address (default 127.0.0.1)")
   String host;
 
+  @Option(names = "--cluster", description = "join a cluster of nodes on the clustered event bus (Hazelcast, TCP-IP)")
+  boolean cluster;
+
+  @Option(names = "--cluster-name", paramLabel = "NAME", description = "cluster name (default: cluster.name, sluice)")
+  String clusterName;
+
+  @Option(names = "--cluster-port", paramLabel = "N", description = "this node's cluster port (default: cluster.port, 5701)")
+  Integer clusterPort;
+
+  @Option(names = "--cluster-members", split = ",", paramLabel = "HOST:PORT",
+      description = "every member, this one included (default: cluster.members, or this node alone)")
+  java.util.List<String> clusterMembers;
+
+  @Option(names = "--node-id", paramLabel = "ID",
+      description = "this node's id in session ids (default: cluster.node_id, or derived from host:port)")
+  String nodeId;
+
+  @Option(names = "--cluster-host", paramLabel = "ADDR",
+      description = "interface for cluster traffic (default: cluster.host, 127.0.0.1)")
+  String clusterHost;
+
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(run(args));
+  }
+
+  /** Runs one command line in this process (tests use it for the short-lived subcommands). */
+  public static int run(String... args) {
+    return commandLine().execute(args);
   }
 
   static CommandLine commandLine() {
@@ -50,21 +76,38 @@ public final class SluiceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    SluiceConfig cfg;
+    SluiceConfig cfg = Startup.loadOrReport(config, port, host);
+    if (cfg == null) {
+      return EXIT_USAGE;
+    }
     try {
-      cfg = Startup.load(config, port, host);
-    } catch (ConfigException e) {
+      cfg = cfg.withCluster(cfg.cluster().with(cluster, clusterName, clusterHost, clusterPort, clusterMembers,
+          nodeId));
+    } catch (dev.sluice.config.ConfigException e) {
       System.err.println("sluice: config error: " + e.getMessage());
       return EXIT_USAGE;
     }
-    Gateway gateway = Startup.start(cfg).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+    Gateway gateway = (cfg.cluster().enabled() ? Gateway.startClustered(cfg) : Startup.start(cfg))
+        .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
     PrintWriter out = new PrintWriter(System.out, true);
     out.println("Sluice " + Gateway.VERSION + " serving MCP at " + gateway.url());
+    if (cfg.cluster().enabled()) {
+      out.println("  node " + gateway.nodeId() + " of cluster " + cfg.cluster().name() + " (members "
+          + cfg.cluster().members() + ", state " + cfg.state().store() + ")");
+    }
     cfg.connections().forEach(c -> out.println("  connection " + c.id() + " (" + c.driver().wireName() + ")"));
     out.flush();
     CountDownLatch stopped = new CountDownLatch(1);
+    long drainMs = cfg.server().drainTimeoutMs();
+    // SIGTERM (or Ctrl-C) drains: no new sessions, in-flight calls get drainMs to finish, then stop
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
+        System.err.println("sluice: draining (up to " + drainMs + " ms for " + gateway.metrics().callsInFlight()
+            + " calls in flight and " + gateway.metrics().relayedCallsInFlight() + " relayed to other nodes)");
+        int left = gateway.drain(drainMs).toCompletionStage().toCompletableFuture()
+            .get(drainMs + 5_000, TimeUnit.MILLISECONDS);
+        System.err.println(left == 0 ? "sluice: drained; stopping"
+            : "sluice: " + left + " calls still running after " + drainMs + " ms are cancelled; stopping");
         gateway.stop().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
       } catch (Exception ignored) {
         // exiting anyway

@@ -24,13 +24,28 @@ final class Startup {
     }
     if (host != null) {
       s = new ServerConfig(host, s.port(), s.token(), s.allowedHosts(), s.allowedOrigins(),
-          s.maxBodyBytes(), s.sessionIdleTimeoutMs(), s.sseReplayEvents(), s.slowCallMs(), s.maxSessions());
+          s.maxBodyBytes(), s.sessionIdleTimeoutMs(), s.sseReplayEvents(), s.slowCallMs(), s.maxSessions(),
+          s.drainTimeoutMs());
     }
-    if (!ConfigLoader.isLoopback(s.host()) && (s.token() == null || s.token().isEmpty())) {
+    if (!ConfigLoader.isLoopback(s.host()) && (s.token() == null || s.token().isEmpty())
+        && cfg.principals().isEmpty()) {
       throw new ConfigException("server.token", "binding to non-loopback address " + s.host()
-          + " requires a token (set server.token or SLUICE_SERVER_TOKEN); refusing to start");
+          + " requires a token (set server.token or SLUICE_SERVER_TOKEN, or configure principals); refusing to start");
     }
     return cfg.withServer(s);
+  }
+
+  /**
+   * The configuration a command runs with, or null after printing the one-line config error
+   * (the caller exits with {@link SluiceCommand#EXIT_USAGE}).
+   */
+  static SluiceConfig loadOrReport(Path file, Integer port, String host) {
+    try {
+      return load(file, port, host);
+    } catch (ConfigException e) {
+      System.err.println("sluice: config error: " + e.getMessage());
+      return null;
+    }
   }
 
   static Future<Gateway> start(SluiceConfig cfg) {

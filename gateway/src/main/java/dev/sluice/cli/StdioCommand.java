@@ -1,6 +1,5 @@
 package dev.sluice.cli;
 
-import dev.sluice.config.ConfigException;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.gateway.Gateway;
 import dev.sluice.stdio.StdioTransport;
@@ -20,12 +19,9 @@ final class StdioCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    SluiceConfig cfg;
-    try {
-      // no HTTP clients here; the listener still runs (loopback, free port) for /health and /metrics
-      cfg = Startup.load(config, 0, "127.0.0.1");
-    } catch (ConfigException e) {
-      System.err.println("sluice: config error: " + e.getMessage());
+    // no HTTP clients here; the listener still runs (loopback, free port) for /health and /metrics
+    SluiceConfig cfg = Startup.loadOrReport(config, 0, "127.0.0.1");
+    if (cfg == null) {
       return SluiceCommand.EXIT_USAGE;
     }
     Gateway gateway = Startup.start(cfg).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);

@@ -1,5 +1,10 @@
 package dev.sluice.gateway;
 
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import dev.sluice.config.ClusterConfig;
+import dev.sluice.mcp.McpBus;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.demo.DemoDataset;
 import dev.sluice.http.HttpVerticle;
@@ -7,7 +12,23 @@ import dev.sluice.mcp.McpFeatures;
 import dev.sluice.mcp.SessionShardVerticle;
 import dev.sluice.mcp.tool.ToolRegistry;
 import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.access.Principals;
+import dev.sluice.approved.ApprovedCatalog;
+import dev.sluice.approved.ApprovedQueryListTool;
+import dev.sluice.approved.ExecuteApprovedQueryTool;
+import dev.sluice.access.RateLimits;
+import dev.sluice.access.TablePolicy;
+import dev.sluice.audit.AuditTrail;
+import dev.sluice.catalog.CatalogVerticle;
+import dev.sluice.catalog.SnapshotStore;
+import dev.sluice.state.StateStore;
+import dev.sluice.state.StateStores;
+import dev.sluice.ingest.IngestVerticle;
+import dev.sluice.tools.CatalogAccess;
 import dev.sluice.tools.ConnectionDirectory;
+import dev.sluice.tools.DiscoverySource;
+import dev.sluice.tools.SqlWriteTool;
+import dev.sluice.wiki.WikiStore;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -20,8 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * The composition root: one running gateway node. Deploys the executors, the session shards and
- * the HTTP verticles, in that order, and undeploys them on {@link #stop()}.
+ * The composition root: one running gateway node. Deploys the executors, the catalog, the ingest
+ * runner, the session shards and the HTTP verticles, in that order, and undeploys them on {@link #stop()}.
  */
 public final class Gateway {
 
@@ -33,25 +54,112 @@ public final class Gateway {
   private final boolean ownsVertx;
   private final String nodeId;
   private final GatewayMetrics metrics = new GatewayMetrics();
+  private final AuditTrail audit;
+  private final Principals principals;
+  private final ApprovedCatalog approved;
   private final ToolRegistry tools;
   private final McpFeatures features;
   private final ConnectionDirectory connections;
+  private final StateStore state;
+  private final SnapshotStore snapshots;
   private final long startedAt = System.currentTimeMillis();
+  private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
   private final int shards;
   private int port = -1;
 
-  private Gateway(SluiceConfig config, Vertx vertx, boolean ownsVertx, Consumer<McpFeatures> extra) {
+  private Gateway(SluiceConfig config, Vertx vertx, boolean ownsVertx, Consumer<McpFeatures> extra, String nodeId,
+      dev.sluice.access.SharedWindows windows) {
     this.config = config;
     this.vertx = vertx;
     this.ownsVertx = ownsVertx;
-    this.nodeId = HexFormat.of().formatHex(SecureRandom.getSeed(4));
+    this.nodeId = nodeId != null ? nodeId : HexFormat.of().formatHex(SecureRandom.getSeed(4));
     this.shards = Math.max(1, Runtime.getRuntime().availableProcessors());
-    this.connections = new ConnectionDirectory(vertx, config.connections());
+    this.principals = new Principals(config);
+    this.state = StateStores.create(vertx, config.state());
+    this.snapshots = new SnapshotStore(state);
+    CatalogAccess catalog = new CatalogAccess(vertx, snapshots);
+    this.connections = new ConnectionDirectory(vertx, config.connections(), principals,
+        new RateLimits(config, metrics.registry(), windows), new TablePolicy(config, catalog));
+    this.audit = AuditTrail.open(config.audit());
+    metrics.auditGauges(audit::written, audit::dropped);
     this.tools = new ToolRegistry();
     this.features = new McpFeatures("sluice", VERSION, Instructions.TEXT, tools);
-    ProductTools.register(tools, connections);
+    DiscoverySource discovery = new DiscoverySource(vertx, catalog, new WikiStore(state),
+        config.connections());
+    ProductTools.register(tools, connections, catalog, discovery);
+    java.util.Set<String> connectionIds = new java.util.LinkedHashSet<>(
+        config.connections().stream().map(c -> c.id()).toList());
+    // a cluster reads the definitions `sluice approved push` put in the shared store; one node reads its directory
+    this.approved = state.shared()
+        ? new ApprovedCatalog(state, ApprovedCatalog.SHARED_AREA, "the shared state store", connectionIds, tools,
+            connections)
+        : new ApprovedCatalog(config.approvedDir(), connectionIds, tools, connections);
+    tools.register(new ApprovedQueryListTool(approved, connections))
+        .register(new ExecuteApprovedQueryTool(approved, connections));
+    dev.sluice.semantic.SemanticLayers semantic = new dev.sluice.semantic.SemanticLayers(vertx, state, config.stateDir(),
+        catalog);
+    discovery.withSemantic(semantic);
+    tools.register(new dev.sluice.semantic.SlReadSourceTool(connections, semantic))
+        .register(new dev.sluice.semantic.SlQueryTool(connections, semantic));
+    if (principals.anyWrites()) {
+      // writes are off unless a principal was given some: otherwise the tool is not even listed
+      tools.register(new SqlWriteTool(connections, audit, nodeId));
+    }
     if (extra != null) {
       extra.accept(features);
+    }
+  }
+
+  /**
+   * Starts a node as a member of a Vert.x cluster (Hazelcast, TCP-IP members, no multicast). A
+   * session lives on the node that created it; any node forwards requests for it over the
+   * clustered event bus, and a session whose node is gone answers 404.
+   */
+  public static Future<Gateway> startClustered(SluiceConfig config) {
+    ClusterConfig cluster = config.cluster();
+    String nodeId = cluster.resolvedNodeId();
+    HazelcastClusterManager manager = new HazelcastClusterManager(HazelcastSetup.config(cluster));
+    return Vertx.builder()
+        .with(new VertxOptions().setEventBusOptions(new io.vertx.core.eventbus.EventBusOptions()
+            .setHost(cluster.host()).setPort(0)))
+        .withClusterManager(manager)
+        .buildClustered()
+        .compose(vertx -> {
+          com.hazelcast.cluster.Cluster members = manager.getHazelcastInstance().getCluster();
+          for (com.hazelcast.cluster.Member m : members.getMembers()) {
+            if (!m.localMember() && nodeId.equals(m.getAttribute(HazelcastSetup.NODE_ID_ATTRIBUTE))) {
+              // two nodes with one id would share session addresses: refuse rather than misroute
+              return vertx.close().transform(x -> Future.failedFuture(new IllegalStateException("node id " + nodeId
+                  + " is already used by the member at " + m.getAddress() + "; give this node another "
+                  + "--node-id (or cluster.node_id)")));
+            }
+          }
+          Gateway g = new Gateway(config, vertx, true, null, nodeId,
+              new dev.sluice.access.SharedWindows(manager.getHazelcastInstance(), vertx));
+          members.addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent e) {
+              announce(vertx, McpBus.NODE_JOINED, e);
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent e) {
+              // a member refused for a duplicate id leaves too: the node that holds the id is not gone
+              String node = e.getMember().getAttribute(HazelcastSetup.NODE_ID_ATTRIBUTE);
+              if (e.getMembers().stream().noneMatch(m -> node != null
+                  && node.equals(m.getAttribute(HazelcastSetup.NODE_ID_ATTRIBUTE)))) {
+                announce(vertx, McpBus.NODE_LEFT, e);
+              }
+            }
+          });
+          return g.deploy().map(v -> g);
+        });
+  }
+
+  private static void announce(Vertx vertx, String address, MembershipEvent e) {
+    String node = e.getMember().getAttribute(HazelcastSetup.NODE_ID_ATTRIBUTE);
+    if (node != null) {
+      vertx.eventBus().publish(address, node);
     }
   }
 
@@ -66,8 +174,12 @@ public final class Gateway {
    */
   public static Future<Gateway> start(SluiceConfig config, Vertx vertx, boolean ownsVertx,
       Consumer<McpFeatures> extra) {
-    Gateway g = new Gateway(config, vertx, ownsVertx, extra);
+    Gateway g = new Gateway(config, vertx, ownsVertx, extra, null, null);
     return g.deploy().map(v -> g);
+  }
+
+  public ApprovedCatalog approved() {
+    return approved;
   }
 
   private Future<Void> deploy() {
@@ -76,9 +188,19 @@ public final class Gateway {
         config.server().sessionIdleTimeoutMs(), config.server().sseReplayEvents(),
         Math.max(1, config.server().maxSessions() / shards), config.server().slowCallMs());
     return prepareDemo()
+        .compose(v -> state.init())
+        .compose(v -> audit.startPostgres(vertx))
+        .compose(v -> vertx.executeBlocking(() -> {
+          approved.start(vertx);
+          return null;
+        }))
         .compose(v -> Executors.deploy(vertx, config))
         .compose(v -> vertx.deployVerticle(
-            () -> new SessionShardVerticle(nodeId, shardIndex.getAndIncrement(), features, metrics, settings),
+            new CatalogVerticle(config.connections(), config.catalog(), snapshots)))
+        .compose(v -> vertx.deployVerticle(new IngestVerticle(config.connections(), config.ingest(),
+            state, nodeId, config.state().leaseMs(), true)))
+        .compose(v -> vertx.deployVerticle(
+            () -> new SessionShardVerticle(nodeId, shardIndex.getAndIncrement(), audit, features, metrics, settings),
             new DeploymentOptions().setInstances(shards)))
         .compose(v -> deployHttp());
   }
@@ -115,7 +237,8 @@ public final class Gateway {
   }
 
   private HttpVerticle newHttp(int p) {
-    return new HttpVerticle(config.server().withPort(p), nodeId, shards, metrics, this::health);
+    return new HttpVerticle(config.server().withPort(p), nodeId, shards, metrics, this::health, audit, principals,
+        draining::get);
   }
 
   /** /health: liveness plus each connection's status. */
@@ -168,15 +291,57 @@ public final class Gateway {
     return shards;
   }
 
+  public AuditTrail audit() {
+    return audit;
+  }
+
   public GatewayMetrics metrics() {
     return metrics;
+  }
+
+  /**
+   * The first half of a graceful stop: this node takes no new sessions (initialize answers 503,
+   * /health answers 503 so a load balancer moves on) while the sessions it has keep being served,
+   * until no call runs here, no call relayed through here to another node is unanswered, or
+   * {@code timeoutMs} passes.
+   *
+   * @return the number of calls still running or relayed at the bound (0: drained)
+   */
+  public Future<Integer> drain(long timeoutMs) {
+    draining.set(true);
+    if (callsHeld() == 0) {
+      return Future.succeededFuture(0);
+    }
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    io.vertx.core.Promise<Integer> done = io.vertx.core.Promise.promise();
+    vertx.setPeriodic(50, id -> {
+      int running = callsHeld();
+      if (running == 0 || System.currentTimeMillis() >= deadline) {
+        vertx.cancelTimer(id);
+        done.complete(running);
+      }
+    });
+    return done.future();
+  }
+
+  public boolean draining() {
+    return draining.get();
+  }
+
+  private int callsHeld() {
+    return metrics.callsInFlight() + metrics.relayedCallsInFlight();
   }
 
   /** Undeploys everything (SQLite workers are killed by their executor's stop). */
   public Future<Void> stop() {
     Future<Void> undeployed = Future.all(vertx.deploymentIDs().stream().map(vertx::undeploy).toList())
         .mapEmpty();
-    return undeployed.eventually(() -> {
+    return undeployed.eventually(() -> vertx.executeBlocking(() -> {
+      // every call has ended: what the trail buffered is written and fsynced before we return
+      audit.close();
+      state.close();
+      return null;
+    })).eventually(() -> {
       metrics.close();
       return ownsVertx ? vertx.close() : Future.succeededFuture();
     });

@@ -1,5 +1,8 @@
 package dev.sluice.http;
 
+import dev.sluice.access.Principals;
+import dev.sluice.audit.AuditRecords;
+import dev.sluice.audit.AuditTrail;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.McpBus;
@@ -24,6 +27,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,21 +52,39 @@ public final class HttpVerticle extends VerticleBase {
   private final Supplier<Future<JsonObject>> health;
   private final TransportRules rules;
   private final Map<String, SseSink> streams = new HashMap<>();
+  /** Streams relayed for sessions another node owns: the owner, and the requests awaiting answers. */
+  private final Map<String, Relay> relays = new HashMap<>();
+
+  private record Relay(String ownerNode, List<Object> requestIds) {}
+
+  /** Requests forwarded to another node and not yet answered, by owner node. */
+  private final Map<Long, Forward> forwards = new HashMap<>();
+  private long forwardSeq;
+  /** Nodes that left the cluster: their sessions answer 404 at once. */
+  private final java.util.Set<String> goneNodes = new java.util.HashSet<>();
+
+  private record Forward(String ownerNode, RoutingContext ctx, String streamId) {}
   private final String streamAddress = "sluice.http." + UUID.randomUUID();
   private final String streamPrefix = UUID.randomUUID().toString().substring(0, 8) + "-";
   private long streamSeq;
   private HttpServer httpServer;
   private MessageConsumer<JsonObject> eventConsumer;
   private long keepAliveTimer;
+  private final AuditTrail audit;
+  private final java.util.function.BooleanSupplier draining;
 
+  /** @param draining true once the node is leaving: no new sessions, /health answers 503 */
   public HttpVerticle(ServerConfig server, String nodeId, int shards, GatewayMetrics metrics,
-      Supplier<Future<JsonObject>> health) {
+      Supplier<Future<JsonObject>> health, AuditTrail audit, Principals principals,
+      java.util.function.BooleanSupplier draining) {
+    this.audit = audit;
+    this.draining = draining;
     this.server = server;
     this.nodeId = nodeId;
     this.shards = shards;
     this.metrics = metrics;
     this.health = health;
-    this.rules = new TransportRules(server);
+    this.rules = new TransportRules(server, principals);
   }
 
   @Override
@@ -78,7 +100,10 @@ public final class HttpVerticle extends VerticleBase {
         "Method Not Allowed"), "GET, POST, DELETE"));
     router.get("/health").handler(this::health);
     router.get("/metrics").handler(this::metrics);
-    eventConsumer = vertx.eventBus().localConsumer(streamAddress, this::streamEvent);
+    // cluster-wide: a session owned by another node streams its events back here
+    eventConsumer = vertx.eventBus().consumer(streamAddress, this::streamEvent);
+    vertx.eventBus().<String>localConsumer(McpBus.NODE_LEFT, m -> ownerLeft(m.body()));
+    vertx.eventBus().<String>localConsumer(McpBus.NODE_JOINED, m -> goneNodes.remove(m.body()));
     keepAliveTimer = vertx.setPeriodic(KEEPALIVE_MS, t -> streams.values().forEach(SseSink::keepAlive));
     return eventConsumer.completion()
         .compose(v -> vertx.createHttpServer(new HttpServerOptions()
@@ -135,27 +160,48 @@ public final class HttpVerticle extends VerticleBase {
     }
     String sid = req.getHeader("Mcp-Session-Id");
     String address;
+    if (sid == null && draining.getAsBoolean()) {
+      // sessions already open here are served to the end; new ones belong on another node
+      ctx.response().putHeader("Retry-After", "1");
+      jsonError(ctx, 503, JsonRpc.error(JsonRpc.idOf(messages.getValue(0)), -32000,
+          "This node is draining (shutting down) and takes no new sessions; retry, and the load balancer "
+              + "sends you to another node"));
+      return;
+    }
     if (sid == null) {
       address = McpBus.shard(nodeId, Math.floorMod(INITIALIZE_ROUND_ROBIN.getAndIncrement(), shards));
     } else {
       McpBus.Route route = McpBus.route(sid);
-      if (route == null) {
+      if (route == null || goneNodes.contains(route.nodeId())) {
         jsonError(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
         return;
       }
       address = route.address();
+      if (hasToolCall && !route.nodeId().equals(nodeId)) {
+        // a draining node waits for these too: its client's connection carries the answer
+        metrics.relayStarted();
+        ctx.addEndHandler(ar -> metrics.relayEnded());
+      }
     }
     // a tool call streams progress over SSE when the client accepts it
     boolean sse = hasToolCall && TransportRules.acceptsSse(req);
     String streamId = sse ? openStream(ctx.response(), sid) : null;
-    JsonObject op = new JsonObject().put("op", "post").put("sessionId", sid).put("messages", messages)
+    if (streamId != null) {
+      relayed(streamId, sid, messages.stream().map(JsonRpc::idOf).filter(java.util.Objects::nonNull).toList());
+    }
+    JsonObject op = new JsonObject().put("op", "post").put("sessionId", sid).put("principal", rules.principal(req))
+        .put("messages", messages)
         .put("batch", batch).put("sse", sse).put("target", streamAddress).put("streamId", streamId);
-    vertx.eventBus().<JsonObject>request(address, op, new DeliveryOptions().setSendTimeout(BUS_TIMEOUT_MS))
+    tracked(sid, ctx, streamId,
+        vertx.eventBus().<JsonObject>request(address, op, new DeliveryOptions().setSendTimeout(BUS_TIMEOUT_MS)))
         .onSuccess(reply -> answerPost(ctx, reply.body(), streamId))
         .onFailure(err -> busFailure(ctx, err, streamId));
   }
 
   private void answerPost(RoutingContext ctx, JsonObject reply, String streamId) {
+    if (ctx.response().ended()) {
+      return; // answered already: its owner node left the cluster
+    }
     int status = reply.getInteger("status");
     if (reply.getBoolean("sse", false)) {
       SseSink sink = streams.get(streamId);
@@ -195,10 +241,12 @@ public final class HttpVerticle extends VerticleBase {
       return;
     }
     String streamId = openStream(ctx.response(), req.getHeader("Mcp-Session-Id"));
+    relayed(streamId, req.getHeader("Mcp-Session-Id"), List.of());
     JsonObject op = new JsonObject().put("op", "get").put("sessionId", req.getHeader("Mcp-Session-Id"))
+        .put("principal", rules.principal(req))
         .put("target", streamAddress).put("streamId", streamId)
         .put("lastEventId", req.getHeader("Last-Event-ID"));
-    vertx.eventBus().<JsonObject>request(route.address(), op)
+    tracked(req.getHeader("Mcp-Session-Id"), ctx, streamId, vertx.eventBus().<JsonObject>request(route.address(), op))
         .onSuccess(reply -> {
           int status = reply.body().getInteger("status");
           if (status == 200) {
@@ -227,9 +275,13 @@ public final class HttpVerticle extends VerticleBase {
     if (route == null) {
       return;
     }
-    JsonObject op = new JsonObject().put("op", "delete").put("sessionId", req.getHeader("Mcp-Session-Id"));
-    vertx.eventBus().<JsonObject>request(route.address(), op)
+    JsonObject op = new JsonObject().put("op", "delete").put("sessionId", req.getHeader("Mcp-Session-Id"))
+        .put("principal", rules.principal(req));
+    tracked(req.getHeader("Mcp-Session-Id"), ctx, null, vertx.eventBus().<JsonObject>request(route.address(), op))
         .onSuccess(reply -> {
+          if (ctx.response().ended()) {
+            return;
+          }
           int status = reply.body().getInteger("status");
           if (status == 200) {
             metrics.httpRequest("DELETE", 200);
@@ -249,8 +301,9 @@ public final class HttpVerticle extends VerticleBase {
       return null;
     }
     McpBus.Route route = McpBus.route(sid);
-    if (route == null) {
+    if (route == null || goneNodes.contains(route.nodeId())) {
       jsonError(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
+      return null;
     }
     return route;
   }
@@ -264,6 +317,7 @@ public final class HttpVerticle extends VerticleBase {
     streams.put(id, sink);
     metrics.sseOpened();
     response.closeHandler(v -> {
+      relays.remove(id);
       if (streams.remove(id) != null) {
         metrics.sseClosed();
         sink.markClosed();
@@ -284,19 +338,72 @@ public final class HttpVerticle extends VerticleBase {
 
   private void dropStream(String streamId) {
     if (streamId != null && streams.remove(streamId) != null) {
+      relays.remove(streamId);
       metrics.sseClosed();
     }
   }
 
+  /** Keeps a request forwarded to another node answerable should that node leave before it replies. */
+  private <T> Future<T> tracked(String sessionId, RoutingContext ctx, String streamId, Future<T> reply) {
+    McpBus.Route route = sessionId == null ? null : McpBus.route(sessionId);
+    if (route == null || route.nodeId().equals(nodeId)) {
+      return reply;
+    }
+    long key = ++forwardSeq;
+    forwards.put(key, new Forward(route.nodeId(), ctx, streamId));
+    return reply.onComplete(ar -> forwards.remove(key));
+  }
+
+  private void relayed(String streamId, String sessionId, List<Object> requestIds) {
+    McpBus.Route route = sessionId == null ? null : McpBus.route(sessionId);
+    if (route != null && !route.nodeId().equals(nodeId)) {
+      relays.put(streamId, new Relay(route.nodeId(), requestIds));
+    }
+  }
+
+  /**
+   * The node owning some of the sessions relayed here left the cluster (crashed or was killed): its
+   * calls will never answer. Each one gets an error now and its stream ends, instead of hanging
+   * until the client gives up; the session's next request answers 404 and the client re-initializes.
+   */
+  private void ownerLeft(String deadNode) {
+    goneNodes.add(deadNode);
+    for (Map.Entry<Long, Forward> e : List.copyOf(forwards.entrySet())) {
+      Forward f = e.getValue();
+      if (f.ownerNode().equals(deadNode) && (f.streamId() == null || !relays.containsKey(f.streamId()))) {
+        forwards.remove(e.getKey());
+        dropStream(f.streamId());
+        jsonError(f.ctx(), 404, JsonRpc.error(null, -32001, "Session not found: the node that held it left "
+            + "the cluster; initialize a new session"));
+      }
+    }
+    for (Map.Entry<String, Relay> e : List.copyOf(relays.entrySet())) {
+      if (!e.getValue().ownerNode().equals(deadNode)) {
+        continue;
+      }
+      SseSink sink = streams.get(e.getKey());
+      if (sink != null) {
+        for (Object id : e.getValue().requestIds()) {
+          sink.event(null, JsonRpc.error(id, -32001, "The node serving this session left the cluster while the "
+              + "request ran; its outcome is unknown. Initialize a new session and retry"));
+        }
+      }
+      streamEvent(e.getKey(), new JsonObject().put("streamId", e.getKey()).put("end", true));
+    }
+  }
+
   private void streamEvent(Message<JsonObject> msg) {
-    JsonObject ev = msg.body();
-    String id = ev.getString("streamId");
+    streamEvent(msg.body().getString("streamId"), msg.body());
+  }
+
+  private void streamEvent(String id, JsonObject ev) {
     SseSink sink = streams.get(id);
     if (sink == null) {
       return;
     }
     if (ev.getBoolean("end", false)) {
       streams.remove(id);
+      relays.remove(id);
       metrics.sseClosed();
       sink.end();
       return;
@@ -319,7 +426,12 @@ public final class HttpVerticle extends VerticleBase {
     health.get().onComplete(ar -> {
       JsonObject body = ar.succeeded() ? ar.result()
           : new JsonObject().put("status", "error").put("error", String.valueOf(ar.cause().getMessage()));
-      ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(body.encode());
+      boolean leaving = draining.getAsBoolean();
+      if (leaving) {
+        body.put("status", "draining");
+      }
+      // 503 while draining, so a load balancer's health check takes the node out of rotation
+      ctx.response().setStatusCode(leaving ? 503 : 200).putHeader("Content-Type", "application/json").end(body.encode());
     });
   }
 
@@ -347,6 +459,9 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   private void reply(RoutingContext ctx, int status, JsonObject shardReply) {
+    if (ctx.response().ended()) {
+      return;
+    }
     if (shardReply.getValue("body") != null) {
       jsonError(ctx, status, shardReply.getValue("body"));
     } else {
@@ -369,6 +484,11 @@ public final class HttpVerticle extends VerticleBase {
     }
     if (r.status() == 401) {
       ctx.response().putHeader("WWW-Authenticate", "Bearer");
+    }
+    if (r.status() == 401 || r.status() == 403) {
+      // who was turned away, and why; never the credentials themselves
+      audit.record(AuditRecords.refused(nodeId, ctx.request().method().name(), ctx.request().path(),
+          String.valueOf(ctx.request().remoteAddress()), r.status(), r.message()));
     }
     jsonError(ctx, r.status(), JsonRpc.error(null, r.status() == 400 ? JsonRpc.INVALID_REQUEST : -32000,
         r.message()));

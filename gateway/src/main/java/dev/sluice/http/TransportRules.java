@@ -2,10 +2,10 @@ package dev.sluice.http;
 
 import dev.sluice.config.ServerConfig;
 import dev.sluice.mcp.ProtocolRevision;
+import dev.sluice.access.Principals;
 import io.vertx.core.http.HttpServerRequest;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -22,10 +22,11 @@ public final class TransportRules {
 
   private final Set<String> allowedHosts = new HashSet<>();
   private final Set<String> allowedOrigins = new HashSet<>();
-  private final byte[] tokenHash;
+  private final Principals principals;
   private final int port;
 
-  public TransportRules(ServerConfig server) {
+  public TransportRules(ServerConfig server, Principals principals) {
+    this.principals = principals;
     allowedHosts.addAll(List.of("localhost", "127.0.0.1", "::1"));
     for (String h : server.allowedHosts()) {
       allowedHosts.add(normalizeHost(h));
@@ -37,7 +38,6 @@ public final class TransportRules {
       allowedOrigins.add(o.toLowerCase(Locale.ROOT).replaceAll("/+$", ""));
     }
     port = server.port();
-    tokenHash = server.token() == null || server.token().isEmpty() ? null : sha256(server.token());
   }
 
   /**
@@ -80,20 +80,18 @@ public final class TransportRules {
     }
   }
 
-  /** Bearer token on every /mcp method when configured; constant-time comparison. 401. */
+  /**
+   * Bearer token on every /mcp method when any is configured (server.token or principals); the
+   * digest comparison is constant-time. 401.
+   */
   public Rejection token(HttpServerRequest req) {
-    if (tokenHash == null) {
-      return null;
-    }
-    String auth = req.headers().get("Authorization");
-    if (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return new Rejection(401, "Unauthorized: missing bearer token");
-    }
-    // hashing both sides first makes the comparison length-independent
-    if (!MessageDigest.isEqual(tokenHash, sha256(auth.substring(7).trim()))) {
-      return new Rejection(401, "Unauthorized: invalid bearer token");
-    }
-    return null;
+    Principals.Authentication a = principals.authenticate(req.headers().get("Authorization"));
+    return a.ok() ? null : new Rejection(a.status(), a.reason());
+  }
+
+  /** The principal the request's token names (call after {@link #token} passed). */
+  public String principal(HttpServerRequest req) {
+    return principals.authenticate(req.headers().get("Authorization")).principal();
   }
 
   /** Transport spec: a POST's Accept must list both application/json and text/event-stream. */
@@ -173,13 +171,6 @@ public final class TransportRules {
     return h.equals("localhost") || h.equals("::1") || h.startsWith("127.");
   }
 
-  static byte[] sha256(String s) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
   /** Checks that an origin string is a full origin; used by config validation and tests. */
   public static boolean isOrigin(String s) {

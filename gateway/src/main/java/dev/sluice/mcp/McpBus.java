@@ -32,6 +32,11 @@ package dev.sluice.mcp;
  */
 public final class McpBus {
 
+  /** Local publish of a node id (String) that left the cluster: relayed streams of its sessions end. */
+  public static final String NODE_LEFT = "sluice.cluster.node-left";
+  /** Local publish of a node id that joined (a restarted node keeps its id): its sessions route again. */
+  public static final String NODE_JOINED = "sluice.cluster.node-joined";
+
   private McpBus() {}
 
   public static String shard(String nodeId, int shard) {
@@ -41,6 +46,21 @@ public final class McpBus {
   /** Executor progress for queries started by calls of this shard's sessions. */
   public static String shardProgress(String nodeId, int shard) {
     return shard(nodeId, shard) + ".progress";
+  }
+
+  /**
+   * Server-initiated log messages for a session of this shard, sent by work that outlives the call
+   * that started it (memory_ingest runs): {@code {sessionId, level, logger, data}} becomes a
+   * notifications/message on the session's GET stream if its log level lets it through.
+   */
+  public static String shardNotify(String nodeId, int shard) {
+    return shard(nodeId, shard) + ".notify";
+  }
+
+  /** The notify address of the shard owning {@code sessionId}, or null if it is not one of ours. */
+  public static String notifyAddressOf(String sessionId) {
+    Route r = route(sessionId);
+    return r == null ? null : shardNotify(r.nodeId(), r.shard());
   }
 
   /**

@@ -4,6 +4,8 @@ import dev.sluice.mcp.tool.Tool;
 import dev.sluice.mcp.tool.ToolRegistry;
 import dev.sluice.mcp.tool.ToolResult;
 import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.audit.AuditRecords;
+import dev.sluice.audit.AuditTrail;
 import dev.sluice.observability.ToolCallLog;
 import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlError;
@@ -19,23 +21,27 @@ import java.util.List;
  */
 final class McpDispatcher {
 
-  private static final List<String> LOG_LEVELS =
-      List.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
+  private static final List<String> LOG_LEVELS = Session.LOG_LEVELS;
 
   private final Vertx vertx;
   private final McpFeatures features;
   private final GatewayMetrics metrics;
   private final ToolCallLog callLog;
+  private final String nodeId;
+  private final AuditTrail audit;
   private final String progressAddress;
   private final java.util.Map<String, ToolCall> shardQueries;
 
-  McpDispatcher(Vertx vertx, McpFeatures features, GatewayMetrics metrics, ToolCallLog callLog,
+  McpDispatcher(Vertx vertx, String nodeId, AuditTrail audit, McpFeatures features, GatewayMetrics metrics,
+      ToolCallLog callLog,
       String progressAddress, java.util.Map<String, ToolCall> shardQueries) {
     this.shardQueries = shardQueries;
     this.vertx = vertx;
     this.features = features;
     this.metrics = metrics;
     this.callLog = callLog;
+    this.nodeId = nodeId;
+    this.audit = audit;
     this.progressAddress = progressAddress;
   }
 
@@ -138,6 +144,7 @@ final class McpDispatcher {
     ToolCall call = new ToolCall(vertx, session, callId, progressToken, stream, progressAddress,
         shardQueries);
     session.inFlight.put(callId, call);
+    metrics.callStarted();
     long started = System.nanoTime();
     callLog.start(callId, session.id, name, args);
     boolean structured = ProtocolRevision.structuredOutput(session.protocolVersion);
@@ -147,22 +154,33 @@ final class McpDispatcher {
         ? Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT,
             "invalid arguments for " + name + ": " + String.join("; ", problems),
             new JsonObject().put("problems", new JsonArray(problems))))
-        : invoke(tool, args, call);
+        : audit.saturated()
+            ? Future.failedFuture(new SqlError(ErrorType.BUSY, "the audit trail is behind (audit.on_overflow: "
+                + "block); no call runs unaudited, retry after retryAfterMs").with("retryAfterMs", 1_000))
+            : invoke(tool, args, call);
 
     return outcome.transform(ar -> {
       session.inFlight.remove(callId);
+      metrics.callEnded();
       call.untrackQueries();
       long nanos = System.nanoTime() - started;
       if (call.cancelled()) {
         record(callId, session, name, "cancelled", "cancelled", nanos);
+        audit(session, callId, name, args, "cancelled", "cancelled", null, null, nanos, null);
         return Future.succeededFuture(null);
       }
       if (ar.succeeded()) {
         record(callId, session, name, "ok", null, nanos);
+        JsonObject s = ar.result().structured();
+        audit(session, callId, name, args, "ok", null, s == null ? null : s.getInteger("rowCount"),
+            ar.result().text() == null ? null : ar.result().text().length(), nanos,
+            s == null ? null : s.getString("queryId"));
         return Future.succeededFuture(JsonRpc.result(id, ar.result().toCallResult(structured)));
       }
       SqlError err = SqlError.from(ar.cause());
       record(callId, session, name, "error", err.type().wireName(), nanos);
+      audit(session, callId, name, args, "error", err.type().wireName(), null, null, nanos,
+          err.details().getString("queryId"));
       return Future.succeededFuture(JsonRpc.result(id, errorResult(err, structured)));
     });
   }
@@ -173,6 +191,16 @@ final class McpDispatcher {
       return f == null ? Future.failedFuture(new SqlError(ErrorType.INTERNAL_ERROR, "tool returned no result")) : f;
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
+    }
+  }
+
+  private void audit(Session s, String callId, String tool, JsonObject args, String outcome, String errorType,
+      Integer rows, Integer bytes, long nanos, String queryId) {
+    if (audit.enabled()) {
+      Tool t = features.tools().get(tool);
+      JsonObject recorded = t == null ? args : t.auditArgs(args);
+      audit.record(AuditRecords.toolCall(nodeId, s.principal, s.id, callId, s.clientInfo, tool, recorded, outcome,
+          errorType, rows, bytes, nanos / 1_000_000, queryId));
     }
   }
 

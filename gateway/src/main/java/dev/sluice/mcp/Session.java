@@ -22,6 +22,17 @@ final class Session {
   final int replayEvents;
   boolean initialized;
   String logLevel = "warning";
+  /** Who initialized this session; every later request must present a token of the same principal. */
+  String principal = dev.sluice.config.PrincipalConfig.DEFAULT;
+
+  /** RFC 5424 severities, least severe first (logging/setLevel's levels). */
+  static final java.util.List<String> LOG_LEVELS =
+      java.util.List.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
+
+  /** Whether a notifications/message at {@code level} passes the level this session asked for. */
+  boolean logs(String level) {
+    return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(logLevel);
+  }
   long lastSeen = System.currentTimeMillis();
   final Map<String, ToolCall> inFlight = new HashMap<>();
   /** Executor queryId → the call that started it (query_cancel, progress routing). */

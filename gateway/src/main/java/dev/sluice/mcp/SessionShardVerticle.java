@@ -1,6 +1,7 @@
 package dev.sluice.mcp;
 
 import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.audit.AuditTrail;
 import dev.sluice.observability.ToolCallLog;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -27,6 +28,7 @@ public final class SessionShardVerticle extends VerticleBase {
   static final long SSE_RETRY_MS = 1_000;
 
   private final String nodeId;
+  private final AuditTrail audit;
   private final int shard;
   private final McpFeatures features;
   private final GatewayMetrics metrics;
@@ -45,9 +47,10 @@ public final class SessionShardVerticle extends VerticleBase {
    */
   public record SessionSettings(long idleTimeoutMs, int replayEvents, int maxSessions, long slowCallMs) {}
 
-  public SessionShardVerticle(String nodeId, int shard, McpFeatures features, GatewayMetrics metrics,
+  public SessionShardVerticle(String nodeId, int shard, AuditTrail audit, McpFeatures features, GatewayMetrics metrics,
       SessionSettings settings) {
     this.nodeId = nodeId;
+    this.audit = audit;
     this.shard = shard;
     this.features = features;
     this.metrics = metrics;
@@ -56,13 +59,24 @@ public final class SessionShardVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    dispatcher = new McpDispatcher(vertx, features, metrics, new ToolCallLog(settings.slowCallMs()),
+    dispatcher = new McpDispatcher(vertx, nodeId, audit, features, metrics, new ToolCallLog(settings.slowCallMs()),
         McpBus.shardProgress(nodeId, shard), queries);
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shard(nodeId, shard), this::handle));
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardProgress(nodeId, shard), msg -> {
       ToolCall call = queries.get(msg.body().getString("queryId"));
       if (call != null) {
         call.executorProgress(msg.body());
+      }
+    }));
+    consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardNotify(nodeId, shard), msg -> {
+      JsonObject b = msg.body();
+      Session s = sessions.get(b.getString("sessionId"));
+      if (s != null && s.logs(b.getString("level", "info"))) {
+        JsonObject params = new JsonObject().put("level", b.getString("level", "info")).put("data", b.getValue("data"));
+        if (b.getString("logger") != null) {
+          params.put("logger", b.getString("logger"));
+        }
+        notifySession(s.id, JsonRpc.notification("notifications/message", params));
       }
     }));
     features.tools().onChange(() -> vertx.runOnContext(v -> broadcastListChanged()));
@@ -80,6 +94,14 @@ public final class SessionShardVerticle extends VerticleBase {
 
   private void handle(Message<JsonObject> msg) {
     JsonObject req = msg.body();
+    Session bound = req.getString("sessionId") == null ? null : sessions.get(req.getString("sessionId"));
+    if (bound != null && !"detach".equals(req.getString("op")) && req.containsKey("principal")
+        && !java.util.Objects.equals(bound.principal, req.getString("principal"))) {
+      // a session belongs to the principal that initialized it; another token cannot take it over
+      msg.reply(new JsonObject().put("status", 403)
+          .put("error", "Forbidden: this session belongs to another principal; initialize your own session"));
+      return;
+    }
     switch (req.getString("op", "")) {
       case "post":
         post(msg, req);
@@ -113,7 +135,7 @@ public final class SessionShardVerticle extends VerticleBase {
     JsonArray messages = req.getJsonArray("messages");
     String sid = req.getString("sessionId");
     if (sid == null) {
-      initialize(msg, messages, req.getBoolean("batch", false));
+      initialize(msg, messages, req.getBoolean("batch", false), req.getString("principal"));
       return;
     }
     Session session = sessions.get(sid);
@@ -179,7 +201,7 @@ public final class SessionShardVerticle extends VerticleBase {
     });
   }
 
-  private void initialize(Message<JsonObject> msg, JsonArray messages, boolean batch) {
+  private void initialize(Message<JsonObject> msg, JsonArray messages, boolean batch, String principal) {
     JsonObject m = messages.size() == 1 ? messages.getJsonObject(0) : null;
     if (batch || m == null || JsonRpc.kind(m) != JsonRpc.Kind.REQUEST
         || !"initialize".equals(m.getString("method"))) {
@@ -205,6 +227,7 @@ public final class SessionShardVerticle extends VerticleBase {
     String sid = nodeId + "." + shard + "." + randomToken();
     Session session = new Session(sid, version, params.getJsonObject("clientInfo"),
         params.getJsonObject("capabilities"), settings.replayEvents());
+    session.principal = principal == null ? dev.sluice.config.PrincipalConfig.DEFAULT : principal;
     sessions.put(sid, session);
     metrics.sessionOpened();
     JsonObject result = new JsonObject()

@@ -14,9 +14,6 @@ import java.util.function.Supplier;
 /** One in-flight tools/call: the {@link ToolContext} a tool sees. Lives on its shard's loop. */
 final class ToolCall implements ToolContext {
 
-  private static final List<String> LEVELS =
-      List.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
-
   private final Vertx vertx;
   private final Session session;
   private final String callId;
@@ -81,7 +78,7 @@ final class ToolCall implements ToolContext {
 
   @Override
   public void log(String level, String logger, Object data) {
-    if (cancelled || LEVELS.indexOf(level) < LEVELS.indexOf(session.logLevel)) {
+    if (cancelled || !session.logs(level)) {
       return;
     }
     JsonObject params = new JsonObject().put("level", level).put("data", data);
@@ -120,6 +117,11 @@ final class ToolCall implements ToolContext {
     cancelled = true;
     queryCancels.values().forEach(Supplier::get);
     cancelHooks.forEach(Runnable::run);
+  }
+
+  @Override
+  public String principal() {
+    return session.principal;
   }
 
   @Override

@@ -23,6 +23,8 @@ public final class GatewayMetrics {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final AtomicInteger openSessions = new AtomicInteger();
   private final AtomicInteger openSseStreams = new AtomicInteger();
+  private final AtomicInteger callsInFlight = new AtomicInteger();
+  private final AtomicInteger relayedCallsInFlight = new AtomicInteger();
   private final ConcurrentHashMap<String, Counter> httpCounters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Timer> toolTimers = new ConcurrentHashMap<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
@@ -37,6 +39,18 @@ public final class GatewayMetrics {
         .description("MCP sessions currently open on this node").register(registry);
     Gauge.builder("sluice_sse_streams_open", openSseStreams, AtomicInteger::get)
         .description("SSE streams currently open on this node").register(registry);
+    Gauge.builder("sluice_tool_calls_in_flight", callsInFlight, AtomicInteger::get)
+        .description("tools/call requests running on this node").register(registry);
+    Gauge.builder("sluice_relayed_calls_in_flight", relayedCallsInFlight, AtomicInteger::get)
+        .description("tools/call requests this node relays to the node owning their session").register(registry);
+  }
+
+  /** Audit records written and dropped (a dropped one is an alarm: see audit.on_overflow). */
+  public void auditGauges(java.util.function.LongSupplier written, java.util.function.LongSupplier dropped) {
+    io.micrometer.core.instrument.FunctionCounter.builder("sluice_audit_records_written", written,
+        w -> w.getAsLong()).description("audit records written and fsynced").register(registry);
+    io.micrometer.core.instrument.FunctionCounter.builder("sluice_audit_records_dropped", dropped,
+        d -> d.getAsLong()).description("audit records lost because the writer fell behind").register(registry);
   }
 
   public void httpRequest(String method, int status) {
@@ -55,6 +69,31 @@ public final class GatewayMetrics {
         .minimumExpectedValue(Duration.ofMillis(1))
         .maximumExpectedValue(Duration.ofSeconds(60))
         .register(registry)).record(durationNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  public void callStarted() {
+    callsInFlight.incrementAndGet();
+  }
+
+  public void callEnded() {
+    callsInFlight.decrementAndGet();
+  }
+
+  public int callsInFlight() {
+    return callsInFlight.get();
+  }
+
+  public void relayStarted() {
+    relayedCallsInFlight.incrementAndGet();
+  }
+
+  public void relayEnded() {
+    relayedCallsInFlight.decrementAndGet();
+  }
+
+  /** tools/call requests whose HTTP exchange is on this node while another node executes them. */
+  public int relayedCallsInFlight() {
+    return relayedCallsInFlight.get();
   }
 
   public void sessionOpened() {

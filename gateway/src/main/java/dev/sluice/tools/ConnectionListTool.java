@@ -54,8 +54,8 @@ public final class ConnectionListTool implements Tool {
 
   @Override
   public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
-    List<ConnectionConfig> all = directory.all();
-    return directory.statuses().map(statuses -> {
+    List<ConnectionConfig> all = directory.all(ctx.principal());
+    return directory.statuses(all).map(statuses -> {
       JsonArray out = new JsonArray();
       StringBuilder text = new StringBuilder();
       for (int i = 0; i < all.size(); i++) {

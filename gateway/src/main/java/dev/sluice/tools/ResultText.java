@@ -7,14 +7,14 @@ import io.vertx.core.json.JsonObject;
  * A compact text rendering of a query result for clients that ignore structuredContent: a header
  * line, tab-separated rows (at most {@link #MAX_ROWS}), and a summary line.
  */
-final class ResultText {
+public final class ResultText {
 
   static final int MAX_ROWS = 50;
   private static final int MAX_CELL = 200;
 
   private ResultText() {}
 
-  static String render(JsonObject r) {
+  public static String render(JsonObject r) {
     StringBuilder sb = new StringBuilder();
     JsonArray headers = r.getJsonArray("headers", new JsonArray());
     sb.append(String.join("\t", headers.stream().map(String::valueOf).toList())).append('\n');

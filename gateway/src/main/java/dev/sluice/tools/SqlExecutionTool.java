@@ -30,7 +30,7 @@ public final class SqlExecutionTool implements Tool {
           + "base64. Use entity_details to check table and column names before writing SQL.",
       Schemas.object()
           .put("properties", new JsonObject()
-              .put("connectionId", Schemas.string("Connection id from connection_list").put("minLength", 1))
+              .put("connectionId", Schemas.connectionId())
               .put("sql", Schemas.string("One read-only SQL statement in the connection's dialect")
                   .put("minLength", 1))
               .put("maxRows", Schemas.integer("Most rows to return (default: the connection's max_rows)",
@@ -41,8 +41,8 @@ public final class SqlExecutionTool implements Tool {
           .put("properties", new JsonObject()
               .put("connectionId", Schemas.string())
               .put("queryId", Schemas.string())
-              .put("headers", new JsonObject().put("type", "array").put("items", Schemas.string()))
-              .put("headerTypes", new JsonObject().put("type", "array").put("items", Schemas.string()))
+              .put("headers", Schemas.arrayOf(Schemas.string()))
+              .put("headerTypes", Schemas.arrayOf(Schemas.string()))
               .put("rows", new JsonObject().put("type", "array").put("items",
                   new JsonObject().put("type", "array")))
               .put("rowCount", new JsonObject().put("type", "integer"))
@@ -64,17 +64,18 @@ public final class SqlExecutionTool implements Tool {
 
   @Override
   public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
-    ConnectionConfig c = directory.require(args.getString("connectionId"));
+    ConnectionConfig c = directory.require(args.getString("connectionId"), ctx.principal());
     int maxRows = Math.min(args.getInteger("maxRows", c.maxRowsDefault()), c.maxRowsCeiling());
     ctx.progress(0, null, "validating");
     JsonObject request = SqlBus.queryRequest(c.id(), null, args.getString("sql"), maxRows);
-    return ExecutorClient.execute(c, request, ctx, p -> progress(ctx, p))
+    return directory.policy().checkStatement(ctx.principal(), c, args.getString("sql"))
+        .compose(v -> ExecutorClient.execute(c, request, ctx, directory.limits(), p -> progress(ctx, p))
         .map(r -> {
           r.put("connectionId", c.id());
           ctx.progress(2 + r.getInteger("rowCount", 0), null,
               "fetched " + r.getInteger("rowCount", 0) + " rows");
           return ToolResult.of(r, ResultText.render(r));
-        });
+        }));
   }
 
   private static void progress(ToolContext ctx, JsonObject p) {

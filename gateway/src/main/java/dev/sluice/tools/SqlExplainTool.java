@@ -20,20 +20,14 @@ public final class SqlExplainTool implements Tool {
           + "lines plus estimated rows and cost where the engine gives them. analyze: true runs the "
           + "statement for real timings (only for statements the read-only guard accepts, within "
           + "the connection's deadline).",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("connectionId", Schemas.string("Connection id from connection_list").put("minLength", 1))
-              .put("sql", Schemas.string("One read-only SQL statement").put("minLength", 1))
-              .put("analyze", new JsonObject().put("type", "boolean").put("default", false)
-                  .put("description", "Execute the statement to report actual rows and timings")))
-          .put("required", new JsonArray().add("connectionId").add("sql"))
-          .put("additionalProperties", false),
+      Schemas.statementArguments("One read-only SQL statement", "analyze",
+          "Execute the statement to report actual rows and timings"),
       Schemas.object()
           .put("properties", new JsonObject()
               .put("connectionId", Schemas.string())
               .put("queryId", Schemas.string())
               .put("format", Schemas.string())
-              .put("plan", new JsonObject().put("type", "array").put("items", Schemas.string()))
+              .put("plan", Schemas.arrayOf(Schemas.string()))
               .put("estimatedRows", Schemas.nullable("number"))
               .put("estimatedCost", Schemas.nullable("number"))
               .put("executionTimeMs", new JsonObject().put("type", "number")))
@@ -53,11 +47,12 @@ public final class SqlExplainTool implements Tool {
 
   @Override
   public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
-    ConnectionConfig c = directory.require(args.getString("connectionId"));
+    ConnectionConfig c = directory.require(args.getString("connectionId"), ctx.principal());
     ctx.progress(0, null, "validating");
     JsonObject request = new JsonObject().put("sql", args.getString("sql")).put("mode", "explain")
         .put("analyze", args.getBoolean("analyze", false)).put("maxRows", 1);
-    return ExecutorClient.execute(c, request, ctx, p -> {
+    return directory.policy().checkStatement(ctx.principal(), c, args.getString("sql"))
+        .compose(v -> ExecutorClient.execute(c, request, ctx, directory.limits(), p -> {
       if ("executing".equals(p.getString("stage"))) {
         ctx.progress(1, null, "executing");
       }
@@ -69,6 +64,6 @@ public final class SqlExplainTool implements Tool {
         text.append("(estimated rows: ").append(r.getValue("estimatedRows")).append(")");
       }
       return ToolResult.of(r, text.toString().trim());
-    });
+    }));
   }
 }

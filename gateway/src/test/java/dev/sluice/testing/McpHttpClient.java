@@ -128,6 +128,11 @@ public final class McpHttpClient {
     return call("tools/call", new JsonObject().put("name", name).put("arguments", args));
   }
 
+  /** The {@code result} of a tools/call: {content, structuredContent, isError}. */
+  public JsonObject toolResult(String name, JsonObject args) throws Exception {
+    return callTool(name, args).getJsonObject("result");
+  }
+
   public HttpResponse<InputStream> postStream(Object body, Map<String, String> extraHeaders) throws Exception {
     HttpRequest.Builder b = base(extraHeaders)
         .header("Content-Type", "application/json")

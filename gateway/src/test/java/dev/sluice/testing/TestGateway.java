@@ -1,5 +1,6 @@
 package dev.sluice.testing;
 
+import dev.sluice.config.CatalogConfig;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.config.SluiceConfig;
@@ -19,8 +20,10 @@ public final class TestGateway implements AutoCloseable {
     this.gateway = gateway;
   }
 
+  /** A gateway config for tests; no start-up catalog scan (catalog tests turn it on or scan explicitly). */
   public static SluiceConfig config(ServerConfig server, List<ConnectionConfig> connections, Path stateDir) {
-    return new SluiceConfig(server.withPort(0), stateDir, connections, false);
+    return new SluiceConfig(server.withPort(0), stateDir, connections, false)
+        .withCatalog(CatalogConfig.defaults().withScanOnStart(false));
   }
 
   public static TestGateway start(SluiceConfig config, Consumer<McpFeatures> extra) throws Exception {
@@ -35,6 +38,14 @@ public final class TestGateway implements AutoCloseable {
 
   public McpHttpClient client() {
     return new McpHttpClient(url());
+  }
+
+  /** An initialized session presenting {@code token} (a principal's bearer token). */
+  public McpHttpClient session(String token) throws Exception {
+    McpHttpClient c = client();
+    c.token = token;
+    c.initialize(dev.sluice.mcp.ProtocolRevision.LATEST);
+    return c;
   }
 
   @Override

@@ -21,8 +21,11 @@ public final class GatewayRun {
 
   /** Runs {@code agents} agents with {@code o}'s mix and bounds; returns the result JSON. */
   public static JsonObject run(Vertx vertx, LoadOptions o, int agents, Mix mix) throws Exception {
-    URI uri = Loopback.require(o.url);
-    try (GatewayProbe probe = new GatewayProbe(uri, o.gatewayPid, o.token)) {
+    Routes routes = Routes.of(o.url);
+    // with several nodes, the probe watches the last one (the drill kills another)
+    URI uri = Loopback.require(routes.urls().get(routes.urls().size() - 1));
+    NodeKiller killer = o.killPid > 0 ? new NodeKiller(o.killPid, o.killAfterSeconds) : NodeKiller.NONE;
+    try (GatewayProbe probe = new GatewayProbe(uri, routes.clustered() ? -1 : o.gatewayPid, o.token)) {
       JsonObject before = probe.sample();
       double generatorCpu = GeneratorCpu.seconds();
       probe.start();
@@ -32,10 +35,13 @@ public final class GatewayRun {
       Stats stats = new Stats(origin);
       AtomicLong budget = new AtomicLong(o.maxCalls);
       long rampMs = Math.round(o.rampUpSeconds * 1000);
+      killer.schedule(vertx, origin);
       try {
         AgentFleet.run(vertx, agents, Runtime.getRuntime().availableProcessors() * 2, i -> {
-          McpSession session = new McpSession(vertx, http, o.url, o.token, o.callTimeoutMs);
-          VirtualAgent agent = new VirtualAgent(vertx, session, mix, stats, budget, deadline, o.thinkTimeMs, o.sse);
+          McpSession session = new McpSession(vertx, http, routes, o.token, o.callTimeoutMs);
+          VirtualAgent agent = routes.clustered()
+              ? new VirtualAgent(vertx, session, mix, stats, budget, deadline, o.thinkTimeMs, o.sse, routes, killer)
+              : new VirtualAgent(vertx, session, mix, stats, budget, deadline, o.thinkTimeMs, o.sse);
           return agent.run(agents == 1 ? 0 : rampMs * i / agents);
         }, o.durationSeconds + o.callTimeoutMs / 1000.0 + 30);
       } finally {
@@ -45,6 +51,9 @@ public final class GatewayRun {
       JsonObject after = probe.sample();
       // calls still running at the deadline finish after it, so throughput uses the real span
       JsonObject result = stats.toJson(elapsed);
+      if (routes.clustered()) {
+        result.put("nodes", routes.urls().size()).put("killedAtSeconds", killer.killedAtSeconds(origin));
+      }
       result.put("mode", "gateway").put("agents", agents).put("mix", mix.toString())
           .put("gateway", gatewayUsage(before, after, probe, stats.totalCalls()))
           .put("generatorCpuSeconds", Math.round((GeneratorCpu.seconds() - generatorCpu) * 1000) / 1000.0);

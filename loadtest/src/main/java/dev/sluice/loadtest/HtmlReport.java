@@ -114,19 +114,30 @@ public final class HtmlReport {
     Double[] p50 = new Double[n];
     Double[] p99 = new Double[n];
     Double[] tput = new Double[n];
+    Double[] failed = new Double[n];
+    Double[] lost = new Double[n];
     for (int i = 0; i < n; i++) {
       JsonObject w = tl.getJsonObject(i);
       xs[i] = w.getInteger("t");
       p50[i] = w.getDouble("p50Ms");
       p99[i] = w.getDouble("p99Ms");
       tput[i] = w.getLong("calls").doubleValue();
+      failed[i] = w.getLong("errors", 0L).doubleValue();
+      lost[i] = w.getLong("expectedErrors", 0L).doubleValue();
+    }
+    List<SvgChart.Series> perSecond = new ArrayList<>(List.of(
+        new SvgChart.Series("completed calls", "gateway".equals(mode) ? TPUT : DIRECT, xs, tput)));
+    if (r.containsKey("killedAtSeconds")) {
+      // the node-loss drill: the dip shows as the calls it cost, then the recovery in completed calls
+      perSecond.add(new SvgChart.Series("expected failures (node loss)", INTENDED, xs, lost));
+      perSecond.add(new SvgChart.Series("unexpected errors", BAD, xs, failed));
     }
     b.append("<div class='grid2'><figure><figcaption>Latency per 1 s window</figcaption>")
         .append(SvgChart.lines("seconds since start", "ms", List.of(
             new SvgChart.Series("p50", P50, xs, p50), new SvgChart.Series("p99", P99, xs, p99)), false, false))
-        .append("</figure><figure><figcaption>Throughput per 1 s window</figcaption>")
-        .append(SvgChart.lines("seconds since start", "calls/s", List.of(
-            new SvgChart.Series("completed calls", "gateway".equals(mode) ? TPUT : DIRECT, xs, tput)), false, true))
+        .append("</figure><figure><figcaption>Throughput per 1 s window").append(r.containsKey("killedAtSeconds")
+            ? " (node killed at " + r.getDouble("killedAtSeconds") + " s)" : "").append("</figcaption>")
+        .append(SvgChart.lines("seconds since start", "calls/s", perSecond, false, true))
         .append("</figure></div>");
     scenarios(b, r);
     b.append("<div class='grid2'><figure><figcaption>Outcomes other than success</figcaption>")

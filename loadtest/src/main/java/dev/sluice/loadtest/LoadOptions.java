@@ -6,7 +6,11 @@ import java.util.List;
 /** Command-line options of every mode; see loadtest/README.md for each flag. */
 public final class LoadOptions {
 
+  /** One gateway, or several nodes (comma-separated) that agents reach as through a load balancer. */
   public String url = "http://127.0.0.1:7878/mcp";
+  /** The node-loss drill: this gateway process is killed with SIGKILL {@link #killAfterSeconds} into the run. */
+  public long killPid = -1;
+  public double killAfterSeconds = 20;
   public String token;
   public String connection = "demo";
   public String dialect = "sqlite";
@@ -53,6 +57,8 @@ public final class LoadOptions {
   private void set(String flag, String v) {
     switch (flag) {
       case "--url" -> url = v;
+      case "--kill-pid" -> killPid = Long.parseLong(v);
+      case "--kill-after" -> killAfterSeconds = seconds(v);
       case "--token" -> token = v;
       case "--connection" -> connection = v;
       case "--dialect" -> dialect = v;
@@ -111,7 +117,12 @@ public final class LoadOptions {
   }
 
   private void validate() {
-    Loopback.require(url);
+    for (String u : url.split(",")) {
+      Loopback.require(u);
+    }
+    if (killPid > 0 && url.split(",").length < 2) {
+      throw new IllegalArgumentException("--kill-pid needs several --url nodes to fail over to");
+    }
     if (direct != null) {
       Loopback.require(direct.replaceFirst("^postgres(ql)?://", "http://").replaceFirst("^mysql://", "http://"));
     }
@@ -131,7 +142,7 @@ public final class LoadOptions {
                             [--max-calls N] [--out DIR] [--sweep 1,10,100,1000] [--sse]
                             [--idle] [--direct postgresql://user@127.0.0.1:5432/db [--compare]]
                             [--gateway-pid PID] [--call-timeout 60s] [--direct-pool N] [--label TEXT]
-                            [--warmup 3s]
+                            [--warmup 3s] [--url URL1,URL2,URL3 [--kill-pid PID --kill-after 20s]]
         Only loopback targets are accepted. See loadtest/README.md.""";
   }
 }

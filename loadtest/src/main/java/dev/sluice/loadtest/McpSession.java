@@ -25,7 +25,9 @@ public final class McpSession {
 
   private final Vertx vertx;
   private final HttpClientAgent http;
-  private final String url;
+  private final Routes routes;
+  private String lastUrl;
+  private String callUrl;
   private final String token;
   private final long callTimeoutMs;
   private int nextId;
@@ -37,15 +39,21 @@ public final class McpSession {
 
   /** A session (not yet opened) to {@code url}; each call is bounded by {@code callTimeoutMs}. */
   public McpSession(Vertx vertx, HttpClientAgent http, String url, String token, long callTimeoutMs) {
+    this(vertx, http, new Routes(List.of(url)), token, callTimeoutMs);
+  }
+
+  /** A session whose every request goes to the node {@code routes} picks, like behind a load balancer. */
+  McpSession(Vertx vertx, HttpClientAgent http, Routes routes, String token, long callTimeoutMs) {
     this.vertx = vertx;
     this.http = http;
-    this.url = url;
+    this.routes = routes;
     this.token = token;
     this.callTimeoutMs = callTimeoutMs;
   }
 
   private RequestOptions options(HttpMethod method, String accept) {
-    RequestOptions o = new RequestOptions().setMethod(method).setAbsoluteURI(url)
+    lastUrl = routes.pick();
+    RequestOptions o = new RequestOptions().setMethod(method).setAbsoluteURI(lastUrl)
         .putHeader("Accept", accept);
     if (method == HttpMethod.POST) {
       o.putHeader("Content-Type", "application/json");
@@ -74,6 +82,23 @@ public final class McpSession {
   private static JsonObject notification(String method, JsonObject params) {
     JsonObject n = new JsonObject().put("jsonrpc", "2.0").put("method", method);
     return params == null ? n : n.put("params", params);
+  }
+
+  /** The node the latest request went to. */
+  String lastUrl() {
+    return lastUrl;
+  }
+
+  /** The node the latest tools/call went to. */
+  String callUrl() {
+    return callUrl;
+  }
+
+  /** Forgets the session (its node is gone) and initializes a new one wherever the routes say. */
+  Future<Void> reopen() {
+    sessionId = null;
+    protocolVersion = null;
+    return open();
   }
 
   /** initialize + notifications/initialized; fails with a short label on any deviation. */
@@ -173,7 +198,9 @@ public final class McpSession {
         }
       });
     }
-    http.request(options(HttpMethod.POST, ACCEPT_BOTH))
+    RequestOptions callOptions = options(HttpMethod.POST, ACCEPT_BOTH);
+    callUrl = lastUrl;
+    http.request(callOptions)
         .compose(req -> {
           exchange.request(req);
           return req.send(request(id, "tools/call", params).toBuffer());

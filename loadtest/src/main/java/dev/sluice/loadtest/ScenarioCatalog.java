@@ -1,5 +1,6 @@
 package dev.sluice.loadtest;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -27,6 +28,14 @@ public final class ScenarioCatalog {
     out.put("explain", new Scenario("explain", "sql_explain",
         new JsonObject().put("connectionId", connectionId).put("sql", explain), null, 0, "EXPLAIN " + explain));
     out.put("connections", new Scenario("connections", "connection_list", new JsonObject(), null, 0, null));
+    // the catalog tools read the snapshot (no database round trip): the gateway's own cost
+    out.put("discover", new Scenario("discover", "discover_data", new JsonObject().put("connectionId", connectionId)
+        .put("query", "orders shipped per country").put("limit", 10), null, 0, null));
+    out.put("details", new Scenario("details", "entity_details", new JsonObject().put("connectionId", connectionId)
+        .put("entities", new JsonArray().add(new JsonObject().put("table", "orders"))
+            .add(new JsonObject().put("table", "customers"))), null, 0, null));
+    out.put("dictionary", new Scenario("dictionary", "dictionary_search", new JsonObject()
+        .put("connectionId", connectionId).put("values", new JsonArray().add("Berlin").add("shipped")), null, 0, null));
     out.put("runaway", sql("runaway", connectionId, runaway(d), 10, "timeout", 0));
     out.put("cancel", sql("cancel", connectionId, runaway(d), 10, null, 300));
     return out;

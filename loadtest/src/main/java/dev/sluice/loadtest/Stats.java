@@ -25,6 +25,7 @@ public final class Stats {
   private final Map<String, AtomicLong> unexpected = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
   private final AtomicLong sessionsOpened = new AtomicLong();
+  private final AtomicLong sessionsReinitialized = new AtomicLong();
   private final AtomicLong sessionFailures = new AtomicLong();
   private final Timeline timeline;
 
@@ -68,7 +69,7 @@ public final class Stats {
       case UNEXPECTED_ERROR -> unexpected.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
       default -> { }
     }
-    timeline.record(endNanos, us, o.kind() == CallOutcome.Kind.UNEXPECTED_ERROR);
+    timeline.record(endNanos, us, o.kind());
   }
 
   /** A session that completed its setup in {@code setupNanos}. */
@@ -84,6 +85,11 @@ public final class Stats {
     synchronized (streamOpen) {
       streamOpen.recordValue(micros(nanos));
     }
+  }
+
+  /** A session re-initialized because its node was lost (404, or a call cut off by the node's death). */
+  public void sessionReinitialized() {
+    sessionsReinitialized.incrementAndGet();
   }
 
   /** A session that could not be set up counts as an unexpected error of scenario "session". */
@@ -149,6 +155,7 @@ public final class Stats {
         .put("latencyMs", percentiles(overall))
         .put("scenarios", scenarios)
         .put("sessions", new JsonObject().put("opened", sessionsOpened.get()).put("failed", sessionFailures.get())
+            .put("reinitialized", sessionsReinitialized.get())
             .put("setupMs", percentiles(sessionSetup)).put("streamOpenMs", percentiles(streamOpen)))
         .put("expectedOutcomes", counts(expected))
         .put("unexpectedErrors", counts(unexpected))

@@ -18,25 +18,29 @@ final class Timeline {
     this.originNanos = originNanos;
   }
 
-  synchronized void record(long endNanos, long latencyMicros, boolean unexpectedError) {
+  /** @param kind how the call ended: unexpected errors and expected failures are counted per second */
+  synchronized void record(long endNanos, long latencyMicros, CallOutcome.Kind kind) {
     int idx = (int) Math.max(0, (endNanos - originNanos) / SECOND);
     while (windows.size() <= idx) {
       windows.add(new Histogram(Stats.HIGHEST_MICROS, 2));
-      errors.add(new int[1]);
+      errors.add(new int[2]);
     }
     windows.get(idx).recordValue(Math.min(Stats.HIGHEST_MICROS, Math.max(1, latencyMicros)));
-    if (unexpectedError) {
+    if (kind == CallOutcome.Kind.UNEXPECTED_ERROR) {
       errors.get(idx)[0]++;
+    } else if (kind == CallOutcome.Kind.EXPECTED_ERROR) {
+      errors.get(idx)[1]++;
     }
   }
 
-  /** [{t, calls, errors, p50Ms, p99Ms}] one entry per second since the origin. */
+  /** [{t, calls, errors, expectedErrors, p50Ms, p99Ms}] one entry per second since the origin. */
   synchronized JsonArray toJson() {
     JsonArray out = new JsonArray();
     for (int i = 0; i < windows.size(); i++) {
       Histogram h = windows.get(i);
       boolean any = h.getTotalCount() > 0;
       out.add(new JsonObject().put("t", i).put("calls", h.getTotalCount()).put("errors", errors.get(i)[0])
+          .put("expectedErrors", errors.get(i)[1])
           .put("p50Ms", any ? h.getValueAtPercentile(50) / 1000.0 : null)
           .put("p99Ms", any ? h.getValueAtPercentile(99) / 1000.0 : null));
     }

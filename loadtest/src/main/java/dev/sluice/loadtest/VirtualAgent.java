@@ -19,9 +19,19 @@ final class VirtualAgent {
   private final long deadlineNanos;
   private final long thinkTimeMs;
   private final boolean openStream;
+  private final Routes routes;
+  private final NodeKiller killer;
 
   VirtualAgent(Vertx vertx, McpSession session, Mix mix, Stats stats, AtomicLong budget, long deadlineNanos,
       long thinkTimeMs, boolean openStream) {
+    this(vertx, session, mix, stats, budget, deadlineNanos, thinkTimeMs, openStream, null, NodeKiller.NONE);
+  }
+
+  /** An agent behind a load balancer ({@code routes}) that survives the loss of a node. */
+  VirtualAgent(Vertx vertx, McpSession session, Mix mix, Stats stats, AtomicLong budget, long deadlineNanos,
+      long thinkTimeMs, boolean openStream, Routes routes, NodeKiller killer) {
+    this.routes = routes;
+    this.killer = killer;
     this.vertx = vertx;
     this.session = session;
     this.mix = mix;
@@ -66,13 +76,57 @@ final class VirtualAgent {
       return;
     }
     session.call(mix.pick()).onComplete(ar -> {
-      if (ar.succeeded()) {
-        stats.record(ar.result(), System.nanoTime());
+      CallOutcome o = ar.succeeded() ? nodeLoss(ar.result()) : null;
+      if (o != null) {
+        stats.record(o, System.nanoTime());
       }
-      if (thinkTimeMs > 0) {
+      if (o != null && o.kind() == CallOutcome.Kind.EXPECTED_ERROR && "session_lost".equals(o.label())) {
+        reinitialize(done, 20);
+      } else if (thinkTimeMs > 0) {
         vertx.setTimer(thinkTimeMs, t -> step(done));
       } else {
         vertx.runOnContext(v -> step(done));
+      }
+    });
+  }
+
+  /**
+   * After a node was killed, what its death explains is expected: a call cut off on the dead node
+   * ({@code node_lost}; the node leaves the rotation) and a session that died with it (404, or the
+   * relaying node's -32001: {@code session_lost}, re-initialized on a live node). Anything else
+   * stays as it was.
+   */
+  private CallOutcome nodeLoss(CallOutcome o) {
+    if (routes == null || o.kind() != CallOutcome.Kind.UNEXPECTED_ERROR || !killer.killed()) {
+      return o;
+    }
+    String label = o.label();
+    if (label.equals("http_404") || label.equals("rpc_-32001")) {
+      return new CallOutcome(o.scenario(), o.latencyNanos(), o.firstProgressNanos(), o.progressEvents(),
+          CallOutcome.Kind.EXPECTED_ERROR, "session_lost");
+    }
+    if (label.startsWith("io_")) {
+      routes.markDown(session.callUrl());
+      return new CallOutcome(o.scenario(), o.latencyNanos(), o.firstProgressNanos(), o.progressEvents(),
+          CallOutcome.Kind.EXPECTED_ERROR, "node_lost");
+    }
+    return o;
+  }
+
+  private void reinitialize(Promise<Void> done, int attempts) {
+    session.reopen().onComplete(ar -> {
+      if (ar.succeeded()) {
+        stats.sessionReinitialized();
+        step(done);
+      } else if (attempts > 0) {
+        if (!String.valueOf(ar.cause().getMessage()).startsWith("initialize")) {
+          // not an HTTP answer: the pick was the dead node, not yet out of rotation
+          routes.markDown(session.lastUrl());
+        }
+        vertx.setTimer(100, t -> reinitialize(done, attempts - 1));
+      } else {
+        stats.sessionFailed("reinitialize_" + ar.cause().getMessage());
+        done.tryComplete();
       }
     });
   }

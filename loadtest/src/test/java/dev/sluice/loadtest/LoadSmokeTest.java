@@ -78,28 +78,91 @@ class LoadSmokeTest {
    */
   @Test
   void twentyAgentsTenSecondsOnTheDemoNoUnexpectedErrors(@TempDir Path dir) throws Exception {
-    SluiceConfig config = ConfigLoader.fromYaml("server: {port: 0}\nstate: {dir: " + dir + "}\n", Map.of(), dir);
-    Gateway gw = Gateway.start(config).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+    // the audit's PostgreSQL copy too, when the server is there (under CI=true it must be)
+    String auditTable = dev.sluice.testing.TestDatabases.uniqueName("smoke_audit");
+    boolean pg;
     try {
+      dev.sluice.testing.TestDatabases.requirePostgres();
+      pg = true;
+    } catch (org.opentest4j.TestAbortedException absent) {
+      pg = false;
+    }
+    String pgUrl = dev.sluice.testing.TestDatabases.pgUrl(dev.sluice.testing.TestDatabases.PG_DATABASE);
+    SluiceConfig config = ConfigLoader.fromYaml("server: {port: 0}\nstate: {dir: " + dir + "}\n"
+        + (pg ? "audit: {postgres_url: \"" + pgUrl + "\", postgres_table: " + auditTable + "}\n" : ""), Map.of(), dir);
+    Gateway gw = Gateway.start(config).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+    long callsMade;
+    try {
+      awaitCatalog(gw, "demo");
       LoadOptions o = LoadOptions.parse(new String[] {
           "--url", gw.url(), "--agents", "20", "--duration", "10s", "--ramp-up", "1s", "--max-calls", "20000",
           "--out", dir.resolve("out").toString(), "--label", "sql-smoke"});
       Vertx client = Vertx.vertx();
       JsonObject run;
       try {
-        run = GatewayRun.run(client, o, o.agents, Mix.parse("tiny=70,medium=10,large=2,explain=5,connections=13",
+        run = GatewayRun.run(client, o, o.agents, Mix.parse(
+            "tiny=60,medium=10,large=2,explain=5,connections=8,discover=5,details=5,dictionary=5",
             ScenarioCatalog.forDialect("sqlite", "demo")));
       } finally {
         client.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
       }
+      callsMade = run.getLong("calls");
       System.out.println(TextSummary.render(new JsonObject().put("title", "sql smoke")
           .put("runs", new io.vertx.core.json.JsonArray().add(run))));
       assertEquals(0L, run.getLong("unexpectedErrorCount"), run.getJsonObject("unexpectedErrors").encode());
       assertEquals(20L, run.getJsonObject("sessions").getLong("opened"));
       assertTrue(run.getLong("calls") > 20, "calls: " + run.getLong("calls"));
       assertTrue(run.getJsonObject("scenarios").getJsonObject("tiny").getDouble("progressEventsPerCall") >= 2.0);
+      assertTrue(run.getJsonObject("scenarios").getJsonObject("discover").getLong("calls") > 0, run.encode());
     } finally {
       gw.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
+    // the audit trail holds exactly one record per call the generator made (stop() flushed it)
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("audit"))) {
+      for (Path f : files.toList()) {
+        lines.addAll(java.nio.file.Files.readAllLines(f));
+      }
+    }
+    java.util.Set<String> callKeys = new java.util.HashSet<>();
+    long toolCalls = 0;
+    for (String l : lines) {
+      JsonObject r = new JsonObject(l);
+      if ("tools/call".equals(r.getString("type"))) {
+        toolCalls++;
+        callKeys.add(r.getString("sessionId") + "/" + r.getString("callId"));
+      }
+    }
+    assertEquals(callsMade, toolCalls, "audit records vs calls made by the load generator");
+    assertEquals(toolCalls, callKeys.size(), "no duplicate audit records");
+    System.out.println("audit: " + toolCalls + " tools/call records for " + callsMade + " calls made");
+    if (pg) {
+      io.vertx.core.Vertx v = io.vertx.core.Vertx.vertx();
+      io.vertx.sqlclient.Pool pool = io.vertx.pgclient.PgBuilder.pool().connectingTo(pgUrl).using(v).build();
+      try {
+        long rows = pool.query("SELECT count(*) FROM " + auditTable + " WHERE type = 'tools/call'").execute()
+            .await(10, TimeUnit.SECONDS).iterator().next().getLong(0);
+        assertEquals(callsMade, rows, "the PostgreSQL audit copy holds one row per call too");
+        System.out.println("audit: " + rows + " rows in PostgreSQL " + auditTable);
+      } finally {
+        pool.query("DROP TABLE IF EXISTS " + auditTable).execute().await(10, TimeUnit.SECONDS);
+        pool.close();
+        v.close();
+      }
+    }
+  }
+
+  /** The start-up scan runs in the background; the smoke measures the catalog tools once it is done. */
+  private static void awaitCatalog(Gateway gw, String connectionId) throws Exception {
+    for (int i = 0; i < 600; i++) {
+      JsonObject status = gw.vertx().eventBus().<JsonObject>request(dev.sluice.catalog.CatalogBus.STATUS,
+          new JsonObject().put("connectionId", connectionId)).toCompletionStage().toCompletableFuture()
+          .get(10, TimeUnit.SECONDS).body();
+      if (status.getString("lastSyncId") != null) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the start-up catalog scan of " + connectionId + " did not finish in 60 s");
   }
 }

@@ -47,10 +47,10 @@ class LoadUnitsTest {
     assertTrue(Loopback.isLoopback("127.9.9.9"));
     assertTrue(Loopback.isLoopback("::1"));
     assertTrue(Loopback.isLoopback("localhost"));
-    assertFalse(Loopback.isLoopback("10.0.0.1"));
+    assertFalse(Loopback.isLoopback("192.0.2.1"));
     assertFalse(Loopback.isLoopback("example.com"));
     Loopback.require("http://[::1]:8080/mcp");
-    assertThrows(IllegalArgumentException.class, () -> Loopback.require("http://192.168.1.2:7878/mcp"));
+    assertThrows(IllegalArgumentException.class, () -> Loopback.require("http://198.51.100.2:7878/mcp"));
     assertThrows(IllegalArgumentException.class,
         () -> LoadOptions.parse(new String[] {"--direct", "postgresql://u@db.example:5432/x"}));
   }
@@ -69,5 +69,32 @@ class LoadUnitsTest {
     assertEquals(2000, o.thinkTimeMs);
     assertEquals(List.of(1, 10), o.sweep);
     assertTrue(o.sse);
+  }
+
+  /** Several nodes behind a simulated load balancer: every node gets traffic until it is marked down. */
+  @Test
+  void routesSpreadOverNodesAndDropADeadOne() {
+    Routes one = Routes.of("http://127.0.0.1:1/mcp");
+    assertFalse(one.clustered());
+    one.markDown("http://127.0.0.1:1/mcp");
+    assertEquals("http://127.0.0.1:1/mcp", one.pick(), "a single node is never taken out");
+    Routes three = Routes.of("http://127.0.0.1:1/mcp,http://127.0.0.1:2/mcp,http://127.0.0.1:3/mcp");
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < 300; i++) {
+      seen.add(three.pick());
+    }
+    assertEquals(3, seen.size());
+    three.markDown("http://127.0.0.1:1/mcp");
+    for (int i = 0; i < 300; i++) {
+      assertFalse(three.pick().endsWith(":1/mcp"));
+    }
+    LoadOptions drill = LoadOptions.parse(new String[] {"--url", "http://127.0.0.1:1/mcp,http://127.0.0.1:2/mcp",
+        "--kill-pid", "42", "--kill-after", "20s"});
+    assertEquals(42, drill.killPid);
+    assertEquals(20.0, drill.killAfterSeconds);
+    assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse(new String[] {"--kill-pid", "42"}),
+        "a drill needs nodes to fail over to");
+    assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse(new String[] {
+        "--url", "http://127.0.0.1:1/mcp,http://192.0.2.2:2/mcp"}), "every node must be on loopback");
   }
 }

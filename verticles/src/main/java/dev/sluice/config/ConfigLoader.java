@@ -26,14 +26,31 @@ import java.util.Set;
 public final class ConfigLoader {
 
   static final String DEMO_ID = "demo";
-  private static final Set<String> ROOT = Set.of("server", "state", "connections");
+  private static final Set<String> ROOT = Set.of("server", "state", "catalog", "ingest", "audit", "limits", "principals",
+      "approved_queries_dir", "connections", "cluster");
   private static final Set<String> SERVER = new LinkedHashSet<>(List.of("host", "port", "token", "allowed_hosts",
       "allowed_origins", "max_body_bytes", "session_idle_timeout_ms", "sse_replay_events", "slow_call_ms",
-      "max_sessions"));
-  private static final Set<String> STATE = Set.of("dir");
+      "max_sessions", "drain_timeout_ms"));
+  private static final Set<String> STATE = new LinkedHashSet<>(List.of("dir", "store", "postgres_url",
+      "postgres_table", "lease_ms"));
+  private static final Set<String> CLUSTER = new LinkedHashSet<>(List.of("enabled", "name", "host", "port", "members",
+      "allow_non_loopback", "node_id"));
+  private static final Set<String> CATALOG = new LinkedHashSet<>(List.of("scan_on_start", "scan_interval_ms",
+      "sample_rows", "values_per_column", "concurrency"));
+  private static final Set<String> INGEST = new LinkedHashSet<>(List.of("max_queue", "concurrency",
+      "max_content_bytes", "model", "keep_runs_ms"));
+  private static final Set<String> AUDIT = new LinkedHashSet<>(List.of("enabled", "dir", "max_file_bytes",
+      "flush_ms", "buffer", "on_overflow", "postgres_url", "postgres_table"));
+  private static final Set<String> PRINCIPAL = new LinkedHashSet<>(List.of("name", "tokens", "connections",
+      "limits", "tables", "writes"));
+  private static final Set<String> TABLE_RULES = new LinkedHashSet<>(List.of("allow", "deny", "deny_columns"));
+  private static final Set<String> LIMITS = new LinkedHashSet<>(List.of("queries_per_minute", "rows_per_hour",
+      "concurrent_queries"));
+  private static final Set<String> INGEST_MODEL = new LinkedHashSet<>(List.of("url", "api_key", "model",
+      "timeout_ms"));
   private static final Set<String> CONNECTION = new LinkedHashSet<>(List.of("id", "driver", "url", "path", "user",
       "password", "description", "pool_size", "max_wait_queue", "query_timeout_ms", "max_rows",
-      "max_rows_ceiling"));
+      "max_rows_ceiling", "schemas"));
 
   private ConfigLoader() {}
 
@@ -78,6 +95,12 @@ public final class ConfigLoader {
     server.onlyKeys(SERVER);
     ConfigNode state = top.section("state");
     state.onlyKeys(STATE);
+    ConfigNode catalog = top.section("catalog");
+    catalog.onlyKeys(CATALOG);
+    ConfigNode ingest = top.section("ingest");
+    ingest.onlyKeys(INGEST);
+    ConfigNode audit = top.section("audit");
+    audit.onlyKeys(AUDIT);
     Map<String, String> overrides = overrides(env);
 
     Path stateDir = resolve(baseDir, override(overrides, "state", "dir", state.string("dir", "data")));
@@ -91,7 +114,46 @@ public final class ConfigLoader {
           ConnectionConfig.DEFAULT_MAX_WAIT_QUEUE, ConnectionConfig.DEFAULT_QUERY_TIMEOUT_MS,
           ConnectionConfig.DEFAULT_MAX_ROWS, ConnectionConfig.DEFAULT_MAX_ROWS_CEILING));
     }
-    return new SluiceConfig(serverConfig, stateDir, connections, demo);
+    StateConfig stateConfig = state(state, overrides, stateDir);
+    return new SluiceConfig(serverConfig, stateDir, connections, demo, catalog(catalog, overrides),
+        new IngestConfig(
+            (int) num(overrides, ingest, "ingest", "max_queue", IngestConfig.DEFAULT_MAX_QUEUE, 1, 1_000_000),
+            (int) num(overrides, ingest, "ingest", "concurrency", IngestConfig.DEFAULT_CONCURRENCY, 1, 64),
+            (int) num(overrides, ingest, "ingest", "max_content_bytes", IngestConfig.DEFAULT_MAX_CONTENT_BYTES, 1,
+                64L * 1024 * 1024),
+            model(ingest.section("model")),
+            keepRuns(num(overrides, ingest, "ingest", "keep_runs_ms", IngestConfig.DEFAULT_KEEP_RUNS_MS, 0,
+                10L * 365 * 24 * 3600 * 1000), ingest)),
+        audit(audit, overrides, baseDir, stateConfig),
+        principals(top.list("principals"), connections, serverConfig.token()),
+        limits(top.section("limits")),
+        top.has("approved_queries_dir") ? resolve(baseDir, top.string("approved_queries_dir", null)) : null,
+        stateConfig, cluster(top.section("cluster")));
+  }
+
+  private static StateConfig state(ConfigNode s, Map<String, String> o, Path stateDir) {
+    String url = override(o, "state", "postgres_url", s.string("postgres_url", null));
+    if (url != null && !url.isBlank()) {
+      checkUrl(s.key("postgres_url"), url, Driver.POSTGRES);
+    }
+    return new StateConfig(stateDir, override(o, "state", "store", s.string("store", "directory")), url,
+        s.string("postgres_table", StateConfig.DEFAULT_TABLE),
+        num(o, s, "state", "lease_ms", StateConfig.DEFAULT_LEASE_MS, 1_000, 3_600_000));
+  }
+
+  /** Members are always listed: a multicast (or any discovery) key is refused, not ignored. */
+  private static ClusterConfig cluster(ConfigNode c) {
+    if (c.has("multicast") || c.has("discovery")) {
+      throw new ConfigException(c.key(c.has("multicast") ? "multicast" : "discovery"), "multicast and automatic "
+          + "discovery are not supported; list every member under cluster.members (TCP-IP, host:port)");
+    }
+    c.onlyKeys(CLUSTER);
+    ClusterConfig d = ClusterConfig.disabled();
+    String host = c.string("host", d.host());
+    int port = (int) c.number("port", d.port(), 1, 65_535);
+    return new ClusterConfig(c.bool("enabled", false), c.string("name", d.name()), host, port,
+        c.has("members") ? c.strings("members") : List.of(host + ":" + port), c.bool("allow_non_loopback", false),
+        c.string("node_id", null));
   }
 
   /** True for loopback literals and localhost; no DNS lookup is made. */
@@ -136,7 +198,8 @@ public final class ConfigLoader {
             7L * 24 * 3600 * 1000),
         (int) num(o, s, "server", "sse_replay_events", ServerConfig.DEFAULT_SSE_REPLAY_EVENTS, 1, 100_000),
         num(o, s, "server", "slow_call_ms", ServerConfig.DEFAULT_SLOW_CALL_MS, 1, Long.MAX_VALUE),
-        (int) num(o, s, "server", "max_sessions", ServerConfig.DEFAULT_MAX_SESSIONS, 1, 1_000_000));
+        (int) num(o, s, "server", "max_sessions", ServerConfig.DEFAULT_MAX_SESSIONS, 1, 1_000_000),
+        num(o, s, "server", "drain_timeout_ms", ServerConfig.DEFAULT_DRAIN_TIMEOUT_MS, 0, 3_600_000));
   }
 
   private static List<ConnectionConfig> connections(List<ConfigNode> nodes, Path baseDir) {
@@ -178,9 +241,181 @@ public final class ConfigLoader {
           c.string("description", null),
           (int) c.number("pool_size", ConnectionConfig.DEFAULT_POOL_SIZE, 1, 256),
           (int) c.number("max_wait_queue", ConnectionConfig.DEFAULT_MAX_WAIT_QUEUE, 0, 100_000),
-          timeout, maxRows, ceiling));
+          timeout, maxRows, ceiling, schemas(c, driver)));
     }
     return out;
+  }
+
+  private static CatalogConfig catalog(ConfigNode c, Map<String, String> o) {
+    String onStart = o.get("catalog.scan_on_start");
+    boolean scanOnStart = onStart == null ? c.bool("scan_on_start", true)
+        : ConfigNode.parseBoolean("SLUICE_CATALOG_SCAN_ON_START", onStart);
+    return new CatalogConfig(scanOnStart,
+        num(o, c, "catalog", "scan_interval_ms", 0, 0, 30L * 24 * 3600 * 1000),
+        (int) num(o, c, "catalog", "sample_rows", CatalogConfig.DEFAULT_SAMPLE_ROWS, 1, 1_000_000),
+        (int) num(o, c, "catalog", "values_per_column", CatalogConfig.DEFAULT_VALUES_PER_COLUMN, 1, 1_000),
+        (int) num(o, c, "catalog", "concurrency", CatalogConfig.DEFAULT_CONCURRENCY, 1, 64));
+  }
+
+  /** With a shared PostgreSQL state store, audit records go to the same database unless told otherwise. */
+  private static AuditConfig audit(ConfigNode a, Map<String, String> o, Path baseDir, StateConfig state) {
+    Path stateDir = state.dir();
+    String pgUrl = auditPostgres(a, o);
+    if (pgUrl == null && state.shared()) {
+      pgUrl = state.postgresUrl();
+    }
+    String enabled = o.get("audit.enabled");
+    String policy = override(o, "audit", "on_overflow", a.string("on_overflow", "drop"));
+    if (!policy.equals("drop") && !policy.equals("block")) {
+      throw new ConfigException(a.key("on_overflow"), "must be drop or block, got \"" + policy + "\"");
+    }
+    String dir = override(o, "audit", "dir", a.string("dir", null));
+    return new AuditConfig(
+        enabled == null ? a.bool("enabled", true) : ConfigNode.parseBoolean("SLUICE_AUDIT_ENABLED", enabled),
+        dir == null ? stateDir.resolve("audit") : resolve(baseDir, dir),
+        num(o, a, "audit", "max_file_bytes", AuditConfig.DEFAULT_MAX_FILE_BYTES, 1_024, 1L << 40),
+        num(o, a, "audit", "flush_ms", AuditConfig.DEFAULT_FLUSH_MS, 1, 60_000),
+        (int) num(o, a, "audit", "buffer", AuditConfig.DEFAULT_BUFFER, 1, 10_000_000),
+        policy, pgUrl, a.string("postgres_table", "sluice_audit"));
+  }
+
+  private static List<PrincipalConfig> principals(List<ConfigNode> nodes, List<ConnectionConfig> connections,
+      String serverToken) {
+    List<PrincipalConfig> out = new ArrayList<>();
+    Map<String, String> names = new HashMap<>();
+    Map<String, String> hashes = new HashMap<>();
+    if (serverToken != null) {
+      hashes.put(Tokens.sha256Hex(serverToken), "server.token");
+    }
+    Set<String> ids = new LinkedHashSet<>();
+    connections.forEach(c -> ids.add(c.id()));
+    for (ConfigNode p : nodes) {
+      p.onlyKeys(PRINCIPAL);
+      String name = p.requiredString("name");
+      if (!name.matches("[A-Za-z0-9_-]{1,64}")) {
+        throw new ConfigException(p.key("name"), "must be 1-64 letters, digits, '_' or '-', got \"" + name + "\"");
+      }
+      if (name.equals(PrincipalConfig.DEFAULT)) {
+        throw new ConfigException(p.key("name"), "\"default\" is reserved for the gateway's single user; "
+            + "pick another name");
+      }
+      String before = names.putIfAbsent(name, p.key("name"));
+      if (before != null) {
+        throw new ConfigException(p.key("name"), "duplicate principal \"" + name + "\" (also at " + before + ")");
+      }
+      List<String> tokens = p.strings("tokens");
+      if (tokens.isEmpty()) {
+        throw new ConfigException(p.key("tokens"), "needs at least one token (generate one with "
+            + "`java -jar sluice.jar token new " + name + "`)");
+      }
+      List<String> digests = new ArrayList<>();
+      for (int i = 0; i < tokens.size(); i++) {
+        String key = p.key("tokens") + "[" + i + "]";
+        String digest = Tokens.digestOf(key, tokens.get(i));
+        String clash = hashes.putIfAbsent(digest, key);
+        if (clash != null) {
+          throw new ConfigException(key, "the same token is also configured at " + clash
+              + "; every token must identify one principal");
+        }
+        digests.add(digest);
+      }
+      List<String> allowed = p.strings("connections");
+      for (int i = 0; i < allowed.size(); i++) {
+        if (!ids.contains(allowed.get(i))) {
+          throw new ConfigException(p.key("connections") + "[" + i + "]", "no connection \"" + allowed.get(i)
+              + "\"; configured: " + ids);
+        }
+      }
+      List<String> writes = p.strings("writes");
+      for (int i = 0; i < writes.size(); i++) {
+        if (!ids.contains(writes.get(i)) || !allowed.isEmpty() && !allowed.contains(writes.get(i))) {
+          throw new ConfigException(p.key("writes") + "[" + i + "]", "\"" + writes.get(i) + "\" is not one of this "
+              + "principal's connections " + (allowed.isEmpty() ? ids : allowed));
+        }
+      }
+      out.add(new PrincipalConfig(name, digests, allowed, p.has("limits") ? limits(p.section("limits")) : null,
+          tableRules(p.section("tables"), ids), writes));
+    }
+    return out;
+  }
+
+  private static Map<String, TableRules> tableRules(ConfigNode tables, Set<String> connectionIds) {
+    Map<String, TableRules> out = new java.util.LinkedHashMap<>();
+    for (String id : tables.fieldNames()) {
+      if (!connectionIds.contains(id)) {
+        throw new ConfigException(tables.key(id), "no connection \"" + id + "\"; configured: " + connectionIds);
+      }
+      ConfigNode r = tables.section(id);
+      r.onlyKeys(TABLE_RULES);
+      List<String> denyColumns = r.strings("deny_columns");
+      for (int i = 0; i < denyColumns.size(); i++) {
+        if (!denyColumns.get(i).contains(".")) {
+          throw new ConfigException(r.key("deny_columns") + "[" + i + "]", "name the table too: table.column "
+              + "(the table part may be a glob, e.g. *.email), got \"" + denyColumns.get(i) + "\"");
+        }
+      }
+      out.put(id, new TableRules(r.strings("allow"), r.strings("deny"), denyColumns));
+    }
+    return out;
+  }
+
+  private static LimitsConfig limits(ConfigNode l) {
+    l.onlyKeys(LIMITS);
+    return new LimitsConfig((int) l.number("queries_per_minute", 0, 0, 1_000_000),
+        l.number("rows_per_hour", 0, 0, Long.MAX_VALUE / 2), (int) l.number("concurrent_queries", 0, 0, 100_000));
+  }
+
+  private static String auditPostgres(ConfigNode a, Map<String, String> o) {
+    String url = override(o, "audit", "postgres_url", a.string("postgres_url", null));
+    if (url == null || url.isBlank()) {
+      return null;
+    }
+    checkUrl(a.key("postgres_url"), url, Driver.POSTGRES);
+    String table = a.string("postgres_table", "sluice_audit");
+    if (!table.matches("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?")) {
+      throw new ConfigException(a.key("postgres_table"), "must be a plain [schema.]table name, got \"" + table + "\"");
+    }
+    return url;
+  }
+
+  /** ingest.keep_runs_ms: 0 (forever) or at least a second, so a sweep never races the run's own client. */
+  private static long keepRuns(long ms, ConfigNode ingest) {
+    if (ms > 0 && ms < 1_000) {
+      throw new ConfigException(ingest.key("keep_runs_ms"), "must be 0 (keep runs forever) or at least 1000, got " + ms);
+    }
+    return ms;
+  }
+
+  /** ingest.model: off unless a url is given. */
+  private static IngestConfig.Model model(ConfigNode m) {
+    m.onlyKeys(INGEST_MODEL);
+    String url = m.string("url", null);
+    if (url == null || url.isBlank()) {
+      if (m.has("api_key") || m.has("model")) {
+        throw new ConfigException(m.key("url"), "is required when ingest.model is configured");
+      }
+      return null;
+    }
+    if (!url.startsWith("http://") && !url.startsWith("https://")) {
+      throw new ConfigException(m.key("url"), "must be an http:// or https:// URL, got \"" + url + "\"");
+    }
+    String key = m.string("api_key", null);
+    return new IngestConfig.Model(url.replaceAll("/+$", ""), key == null || key.isEmpty() ? null : key,
+        m.requiredString("model"), m.number("timeout_ms", IngestConfig.DEFAULT_MODEL_TIMEOUT_MS, 1, 600_000));
+  }
+
+  private static List<String> schemas(ConfigNode c, Driver driver) {
+    List<String> schemas = c.strings("schemas");
+    if (!schemas.isEmpty() && driver == Driver.SQLITE) {
+      throw new ConfigException(c.key("schemas"), "a sqlite connection scans its own file; schemas applies to "
+          + "postgres and mysql");
+    }
+    for (int i = 0; i < schemas.size(); i++) {
+      if (schemas.get(i).isBlank()) {
+        throw new ConfigException(c.key("schemas") + "[" + i + "]", "must be a schema or database name, got \"\"");
+      }
+    }
+    return schemas;
   }
 
   private static void checkUrl(String key, String url, Driver driver) {
@@ -229,14 +464,24 @@ public final class ConfigLoader {
   private static Map<String, String> overrides(Map<String, String> env) {
     Map<String, String> o = new HashMap<>();
     env.forEach((k, v) -> {
-      for (String section : List.of("server", "state")) {
+      for (String section : List.of("server", "state", "catalog", "ingest", "audit")) {
         String prefix = "SLUICE_" + section.toUpperCase(Locale.ROOT) + "_";
         if (k.startsWith(prefix)) {
           String key = k.substring(prefix.length()).toLowerCase(Locale.ROOT);
-          Set<String> known = section.equals("server") ? SERVER : STATE;
+          Set<String> known = switch (section) {
+            case "server" -> SERVER;
+            case "state" -> STATE;
+            case "catalog" -> CATALOG;
+            case "audit" -> AUDIT;
+            default -> INGEST;
+          };
           if (!known.contains(key)) {
             throw new ConfigException(k, "environment override names no " + section + " key (known: "
                 + String.join(", ", known) + ")");
+          }
+          if (key.equals("model")) {
+            throw new ConfigException(k, "ingest.model is a section; set its keys in the file, with ${ENV} "
+                + "references for secrets (api_key: ${MODEL_KEY})");
           }
           o.put(section + "." + key, v);
         }

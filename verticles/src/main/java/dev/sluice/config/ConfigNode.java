@@ -48,6 +48,15 @@ final class ConfigNode {
     }
   }
 
+  /** The keys of this mapping, in file order (empty when absent). */
+  List<String> fieldNames() {
+    List<String> out = new ArrayList<>();
+    if (node != null && node.isObject()) {
+      node.fieldNames().forEachRemaining(out::add);
+    }
+    return out;
+  }
+
   ConfigNode section(String name) {
     JsonNode child = node == null ? null : node.get(name);
     if (child != null && !child.isNull() && !child.isObject()) {
@@ -109,6 +118,28 @@ final class ConfigNode {
       throw new ConfigException(key(name), "must be an integer, got " + describe(v));
     }
     return checkRange(key(name), value, min, max);
+  }
+
+  boolean bool(String name, boolean def) {
+    if (!has(name)) {
+      return def;
+    }
+    JsonNode v = node.get(name);
+    if (v.isBoolean()) {
+      return v.asBoolean();
+    }
+    if (v.isTextual()) {
+      return parseBoolean(key(name), EnvReferences.expand(key(name), v.asText(), env));
+    }
+    throw new ConfigException(key(name), "must be true or false, got " + describe(v));
+  }
+
+  static boolean parseBoolean(String key, String text) {
+    return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new ConfigException(key, "must be true or false, got \"" + text + "\"");
+    };
   }
 
   static long parseInteger(String key, String text) {

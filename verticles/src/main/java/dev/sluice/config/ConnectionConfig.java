@@ -17,6 +17,9 @@ import io.vertx.core.json.JsonObject;
  * @param queryTimeoutMs the deadline of every query on this connection
  * @param maxRowsDefault rows returned when the call names no maxRows
  * @param maxRowsCeiling the largest maxRows a call may ask for
+ * @param schemas the schemas (PostgreSQL) or databases (MySQL) the catalog scan covers; empty
+ *     means the default: every non-system schema for PostgreSQL, the URL's database for MySQL,
+ *     {@code main} for SQLite
  */
 public record ConnectionConfig(
     String id,
@@ -30,7 +33,20 @@ public record ConnectionConfig(
     int maxWaitQueue,
     long queryTimeoutMs,
     int maxRowsDefault,
-    int maxRowsCeiling) {
+    int maxRowsCeiling,
+    java.util.List<String> schemas) {
+
+  public ConnectionConfig {
+    schemas = schemas == null ? java.util.List.of() : java.util.List.copyOf(schemas);
+  }
+
+  /** A connection whose catalog scan covers the default schemas. */
+  public ConnectionConfig(String id, Driver driver, String url, String path, String user, String password,
+      String description, int poolSize, int maxWaitQueue, long queryTimeoutMs, int maxRowsDefault,
+      int maxRowsCeiling) {
+    this(id, driver, url, path, user, password, description, poolSize, maxWaitQueue, queryTimeoutMs,
+        maxRowsDefault, maxRowsCeiling, java.util.List.of());
+  }
 
   public static final int DEFAULT_POOL_SIZE = 4;
   /** Waiting costs a promise and a request; the deadline, not the queue, bounds how long. */
@@ -53,7 +69,8 @@ public record ConnectionConfig(
         .put("max_wait_queue", maxWaitQueue)
         .put("query_timeout_ms", queryTimeoutMs)
         .put("max_rows", maxRowsDefault)
-        .put("max_rows_ceiling", maxRowsCeiling);
+        .put("max_rows_ceiling", maxRowsCeiling)
+        .put("schemas", new io.vertx.core.json.JsonArray(schemas));
   }
 
   public static ConnectionConfig fromJson(JsonObject j) {
@@ -69,13 +86,20 @@ public record ConnectionConfig(
         j.getInteger("max_wait_queue", DEFAULT_MAX_WAIT_QUEUE),
         j.getLong("query_timeout_ms", DEFAULT_QUERY_TIMEOUT_MS),
         j.getInteger("max_rows", DEFAULT_MAX_ROWS),
-        j.getInteger("max_rows_ceiling", DEFAULT_MAX_ROWS_CEILING));
+        j.getInteger("max_rows_ceiling", DEFAULT_MAX_ROWS_CEILING),
+        j.getJsonArray("schemas", new io.vertx.core.json.JsonArray()).stream().map(String::valueOf).toList());
   }
 
   /** Same connection with another deadline; tests use it to make runaways short. */
   public ConnectionConfig withQueryTimeoutMs(long ms) {
     return new ConnectionConfig(id, driver, url, path, user, password, description, poolSize,
-        maxWaitQueue, ms, maxRowsDefault, maxRowsCeiling);
+        maxWaitQueue, ms, maxRowsDefault, maxRowsCeiling, schemas);
+  }
+
+  /** Same connection with its catalog scan limited to {@code names}. */
+  public ConnectionConfig withSchemas(java.util.List<String> names) {
+    return new ConnectionConfig(id, driver, url, path, user, password, description, poolSize,
+        maxWaitQueue, queryTimeoutMs, maxRowsDefault, maxRowsCeiling, names);
   }
 
   /** A string safe for logs: no password, no URL userinfo. */

@@ -15,6 +15,7 @@ import java.util.List;
  * @param sseReplayEvents events kept per stream for Last-Event-ID replay
  * @param slowCallMs tool.end is logged at warn past this duration
  * @param maxSessions open sessions allowed on this node before initialize answers 503
+ * @param drainTimeoutMs on a graceful stop, how long in-flight calls may run on before they are cancelled
  */
 public record ServerConfig(
     String host,
@@ -26,7 +27,8 @@ public record ServerConfig(
     long sessionIdleTimeoutMs,
     int sseReplayEvents,
     long slowCallMs,
-    int maxSessions) {
+    int maxSessions,
+    long drainTimeoutMs) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 7878;
@@ -35,26 +37,27 @@ public record ServerConfig(
   public static final int DEFAULT_SSE_REPLAY_EVENTS = 256;
   public static final long DEFAULT_SLOW_CALL_MS = 5_000;
   public static final int DEFAULT_MAX_SESSIONS = 20_000;
+  public static final long DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 
   public static ServerConfig defaults() {
     return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, null, List.of(), List.of(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_TIMEOUT_MS, DEFAULT_SSE_REPLAY_EVENTS,
-        DEFAULT_SLOW_CALL_MS, DEFAULT_MAX_SESSIONS);
+        DEFAULT_SLOW_CALL_MS, DEFAULT_MAX_SESSIONS, DEFAULT_DRAIN_TIMEOUT_MS);
   }
 
   public ServerConfig withPort(int newPort) {
     return new ServerConfig(host, newPort, token, allowedHosts, allowedOrigins, maxBodyBytes,
-        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions);
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs);
   }
 
   public ServerConfig withToken(String newToken) {
     return new ServerConfig(host, port, newToken, allowedHosts, allowedOrigins, maxBodyBytes,
-        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions);
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs);
   }
 
   public ServerConfig withSessionIdleTimeoutMs(long ms) {
     return new ServerConfig(host, port, token, allowedHosts, allowedOrigins, maxBodyBytes,
-        ms, sseReplayEvents, slowCallMs, maxSessions);
+        ms, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs);
   }
 
   /** Records print every component; the token must never reach a log line. */
@@ -65,6 +68,6 @@ public record ServerConfig(
         + ", allowedHosts=" + allowedHosts + ", allowedOrigins=" + allowedOrigins
         + ", maxBodyBytes=" + maxBodyBytes + ", sessionIdleTimeoutMs=" + sessionIdleTimeoutMs
         + ", sseReplayEvents=" + sseReplayEvents + ", slowCallMs=" + slowCallMs
-        + ", maxSessions=" + maxSessions + "]";
+        + ", maxSessions=" + maxSessions + ", drainTimeoutMs=" + drainTimeoutMs + "]";
   }
 }

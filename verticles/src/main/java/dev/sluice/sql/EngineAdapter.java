@@ -28,6 +28,11 @@ public interface EngineAdapter {
   /** Rolls back and returns the connection to the pool; never fails. */
   Future<Void> release(Lease lease);
 
+  /** Like {@link #lease}, but the transaction is READ WRITE: only for gated writes. */
+  default Future<Lease> leaseWrite(long timeoutMs) {
+    return Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT, "this engine does not take writes"));
+  }
+
   /** Stops the statement running on a lease from outside (cancel request / KILL QUERY). */
   Future<Void> cancel(Lease lease);
 

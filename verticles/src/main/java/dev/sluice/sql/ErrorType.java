@@ -19,7 +19,11 @@ public enum ErrorType {
   INVALID_ARGUMENT(12, "Fix the tool arguments as described and retry."),
   NOT_FOUND(13, "The referenced object does not exist."),
   INTERNAL_ERROR(14, "Unexpected gateway failure; retry, and report it if it persists."),
-  QUERY_ERROR(15, "The database rejected the query; read the message and sql_state.");
+  QUERY_ERROR(15, "The database rejected the query; read the message and sql_state."),
+  NOT_READY(16, "The catalog of this connection is still being scanned; retry after retryAfterMs."),
+  AMBIGUOUS_NAME(17, "Several objects match this name; pass one of the candidates fully qualified."),
+  CONFLICT(18, "Another page already has this key with other content or scope; use another heading or edit it."),
+  CONFIRMATION_REQUIRED(19, "This write is destructive; check estimatedRows, then call again with confirm_destructive: true.");
 
   private final int code;
   private final String hint;

@@ -20,7 +20,9 @@ public final class ExecutorSupport {
 
   /** Registers a bus handler whose Future result is the reply and whose failure is a {@link SqlError}. */
   public static Future<Void> consume(Vertx vertx, String address, Function<JsonObject, Future<JsonObject>> handler) {
-    MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(address, (Message<JsonObject> msg) ->
+    // node-local: on a clustered bus every node runs its own executors, catalog and ingest runner,
+    // and a query's cancel must reach the node that runs it
+    MessageConsumer<JsonObject> consumer = vertx.eventBus().localConsumer(address, (Message<JsonObject> msg) ->
         attempt(() -> handler.apply(msg.body() == null ? new JsonObject() : msg.body()))
             .onSuccess(msg::reply)
             .onFailure(err -> SqlError.from(err).failReply(msg)));
@@ -38,7 +40,6 @@ public final class ExecutorSupport {
     return cfg;
   }
 
-  /** maxRows clamped to [1, the connection's ceiling]. */
   /**
    * The caller's query id, or a fresh one. A present-but-null key counts as absent (JsonObject's
    * getString default only covers a missing key), so every in-flight query has an id to cancel by.
@@ -48,6 +49,7 @@ public final class ExecutorSupport {
     return id == null || id.isBlank() ? UUID.randomUUID().toString() : id;
   }
 
+  /** maxRows clamped to [1, the connection's ceiling]. */
   public static int maxRows(JsonObject req, ConnectionConfig cfg) {
     int asked = req.getInteger("maxRows", cfg.maxRowsDefault());
     return Math.max(1, Math.min(Math.max(1, cfg.maxRowsCeiling()), asked));

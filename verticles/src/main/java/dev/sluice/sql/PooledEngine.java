@@ -51,7 +51,8 @@ public abstract class PooledEngine implements EngineAdapter {
   }
 
   /** Opens the read-only, deadline-bound transaction on a fresh lease; yields the backend id. */
-  protected abstract Future<Long> openSession(SqlConnection conn, long timeoutMs);
+  /** Opens the transaction of a lease: READ ONLY, or READ WRITE for a gated write. */
+  protected abstract Future<Long> openSession(SqlConnection conn, long timeoutMs, boolean write);
 
   /** Asks the server for its version. */
   protected abstract Future<ServerInfo> detect(SqlConnection conn);
@@ -96,12 +97,21 @@ public abstract class PooledEngine implements EngineAdapter {
 
   @Override
   public Future<Lease> lease(long timeoutMs) {
+    return lease(timeoutMs, false);
+  }
+
+  @Override
+  public Future<Lease> leaseWrite(long timeoutMs) {
+    return lease(timeoutMs, true);
+  }
+
+  private Future<Lease> lease(long timeoutMs, boolean write) {
     waiting++;
     return pool.getConnection()
         .andThen(ar -> waiting--)
         .compose(conn -> {
           inUse++;
-          return openSession(conn, timeoutMs)
+          return openSession(conn, timeoutMs, write)
               .map(id -> new Lease(conn, id))
               .recover(err -> conn.close().transform(x -> {
                 inUse--;

@@ -29,13 +29,22 @@ final class ResultCollector {
   private final JsonArray rows = new JsonArray();
   private List<ColumnDescriptor> columns;
   private boolean truncated;
+  private int seen;
   private int lastProgressRows;
   private long lastProgressNanos = System.nanoTime();
 
+  /** Non-null in checksum mode: every row is hashed into it and none is kept or capped. */
+  private final RowChecksum checksum;
+
   ResultCollector(EngineAdapter engine, int maxRows, IntConsumer progress) {
+    this(engine, maxRows, progress, null);
+  }
+
+  ResultCollector(EngineAdapter engine, int maxRows, IntConsumer progress, RowChecksum checksum) {
     this.engine = engine;
-    this.maxRows = maxRows;
+    this.maxRows = checksum != null ? Integer.MAX_VALUE - 1 : maxRows;
     this.progress = progress;
+    this.checksum = checksum;
   }
 
   Future<JsonObject> drain(Cursor cursor) {
@@ -57,7 +66,8 @@ final class ResultCollector {
 
   private void accept(RowSet<Row> batch) {
     if (columns == null) {
-      columns = batch.columnDescriptors();
+      // a write without RETURNING has no columns at all
+      columns = batch.columnDescriptors() == null ? java.util.List.of() : batch.columnDescriptors();
       for (ColumnDescriptor c : columns) {
         headers.add(c.name());
         headerTypes.add(engine.typeName(c));
@@ -72,17 +82,26 @@ final class ResultCollector {
       for (int i = 0; i < columns.size(); i++) {
         out.add(engine.cell(row, i, columns.get(i)));
       }
+      if (checksum != null) {
+        checksum.add(out);
+        seen++;
+        continue;
+      }
       rows.add(out);
     }
     long now = System.nanoTime();
-    if (rows.size() - lastProgressRows >= FETCH_SIZE || now - lastProgressNanos >= PROGRESS_EVERY_MS * 1_000_000) {
-      lastProgressRows = rows.size();
+    int count = checksum != null ? seen : rows.size();
+    if (count - lastProgressRows >= FETCH_SIZE || now - lastProgressNanos >= PROGRESS_EVERY_MS * 1_000_000) {
+      lastProgressRows = count;
       lastProgressNanos = now;
-      progress.accept(rows.size());
+      progress.accept(count);
     }
   }
 
   private JsonObject result() {
+    if (checksum != null) {
+      return checksum.toJson().put("headers", headers);
+    }
     return new JsonObject()
         .put("headers", headers)
         .put("headerTypes", headerTypes)

@@ -9,8 +9,12 @@ import io.vertx.core.json.JsonObject;
  *
  * <h2>execute — {@link #execute(Driver)}</h2>
  *
- * Request: {@code {connectionId, queryId, sql, maxRows, timeoutMs?, mode: "query"|"explain",
- * analyze?: bool, progressAddress?: string}}. The executor runs the read-only guard, then the
+ * Request: {@code {connectionId, queryId, sql, maxRows, timeoutMs?, mode: "query"|"explain"|
+ * "checksum"|"write", analyze?: bool, params?: {name: value}, floatDigits?, progressAddress?}}.
+ * {@code params}: an approved query's values for its {@code #{name}} placeholders, bound by the
+ * driver. {@code checksum}: the whole result hashed (see RowChecksum), reply {@code {rowCount,
+ * columnCount, checksum, sampleComplete, sample[], headers}}. {@code write}: a gated write under
+ * the write guard in a READ WRITE transaction, reply adds {@code rowsAffected}. The executor runs the read-only guard, then the
  * engine, under the connection's deadline (the smaller of {@code timeoutMs} and {@code
  * query_timeout_ms}). Reply for {@code query}: {@code {queryId, headers[], headerTypes[], rows[][],
  * rowCount, truncated, executionTimeMs}}; for {@code explain}: {@code {queryId, format, plan[],

@@ -2,6 +2,7 @@ package dev.sluice.sql;
 
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.guard.ReadOnlyGuard;
+import dev.sluice.sql.guard.WriteGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -84,6 +85,18 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
     if (sql == null || sql.isBlank()) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "sql is required");
     }
+    if ("write".equals(req.getString("mode"))) {
+      // a gated write (sql_write): its own guard; the gateway checked who may write where
+      return attempt(() -> run(cfg, queryId, WriteGuard.check(Dialect.of(driver), sql).sql(), req));
+    }
+    JsonObject params = req.getJsonObject("params");
+    if (params != null) {
+      // an approved query: the guard reads it with its #{name} placeholders as NULLs; the template
+      // text itself runs, with the values bound by SQL Client Templates
+      return ReadOnlyGuard.check(vertx, Dialect.of(driver), TemplateSql.forGuard(sql)).compose(verdict ->
+          verdict.allowed() ? attempt(() -> run(cfg, queryId, TemplateSql.trimmed(sql), req))
+              : Future.failedFuture(verdict.toError()));
+    }
     return ReadOnlyGuard.check(vertx, Dialect.of(driver), sql).compose(verdict -> verdict.allowed()
         ? attempt(() -> run(cfg, queryId, verdict.sql(), req)) : Future.failedFuture(verdict.toError()));
   }
@@ -100,7 +113,12 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
   }
 
   private static Future<JsonObject> read(EngineAdapter engine, EngineAdapter.Lease lease, String sql,
-      ResultCollector collector) {
+      ResultCollector collector, JsonObject params) {
+    if (params != null) {
+      // typed binding by SQL Client Templates: #{name} becomes $n / ?, the value is never spliced
+      return io.vertx.sqlclient.templates.SqlTemplate.forQuery(lease.conn(), sql).execute(params.getMap())
+          .map(collector::collect);
+    }
     if (!engine.cursorReadable(sql)) {
       return lease.conn().query(sql).execute().map(collector::collect);
     }
@@ -115,8 +133,9 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
 
   private Future<JsonObject> run(ConnectionConfig cfg, String queryId, String sql, JsonObject req) {
     String mode = req.getString("mode", "query");
-    if (!mode.equals("query") && !mode.equals("explain")) {
-      throw new SqlError(ErrorType.INVALID_ARGUMENT, "mode must be \"query\" or \"explain\", got \"" + mode + "\"");
+    if (!mode.equals("query") && !mode.equals("explain") && !mode.equals("write") && !mode.equals("checksum")) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "mode must be \"query\", \"explain\" or \"write\", got \""
+          + mode + "\"");
     }
     if (inFlight.containsKey(queryId)) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "queryId '" + queryId + "' is already running");
@@ -133,16 +152,20 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
     long timer = vertx.setTimer(timeoutMs + DEADLINE_MARGIN_MS, id -> stop(q, InFlightQuery.Stop.DEADLINE,
         SqlBus.deadlineError(timeoutMs)));
 
-    engine.lease(timeoutMs)
+    (mode.equals("write") ? engine.leaseWrite(timeoutMs) : engine.lease(timeoutMs))
         .compose(lease -> {
           if (q.stop != null) {
             return engine.release(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
           }
           q.lease = lease;
-          Future<JsonObject> work = mode.equals("explain")
+          Future<JsonObject> work = mode.equals("write")
+              ? write(engine, lease, sql, new ResultCollector(engine, maxRows, rows -> { }))
+              : mode.equals("explain")
               ? explain(engine, lease, sql, req.getBoolean("analyze", false))
               : read(engine, lease, sql, new ResultCollector(engine, maxRows,
-                  rows -> progress(req, queryId, "fetching", rows)));
+                  rows -> progress(req, queryId, "fetching", rows),
+                  mode.equals("checksum") ? new RowChecksum(req.getInteger("floatDigits", 12)) : null),
+                  req.getJsonObject("params"));
           return work.eventually(() -> {
             // Forget the lease first so no new cancel targets it, and let a cancel already on its
             // way land before the connection goes back: a PG cancel request arriving late would
@@ -165,6 +188,15 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
           }
         });
     return q.reply.future();
+  }
+
+  /** One write in its READ WRITE transaction: rows affected, RETURNING rows (capped), then COMMIT. */
+  private static Future<JsonObject> write(EngineAdapter engine, EngineAdapter.Lease lease, String sql,
+      ResultCollector collector) {
+    return lease.conn().query(sql).execute().compose(rs -> {
+      JsonObject out = collector.collect(rs).put("rowsAffected", rs.rowCount());
+      return lease.conn().query("COMMIT").execute().map(x -> out);
+    });
   }
 
   private Future<JsonObject> explain(EngineAdapter engine, EngineAdapter.Lease lease, String sql, boolean analyze) {

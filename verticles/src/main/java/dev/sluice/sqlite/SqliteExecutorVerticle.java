@@ -7,10 +7,13 @@ import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.ExecutorSupport;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
+import dev.sluice.sql.TemplateSql;
 import dev.sluice.sql.guard.ReadOnlyGuard;
+import dev.sluice.sql.guard.WriteGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +31,8 @@ public final class SqliteExecutorVerticle extends VerticleBase {
 
   private final Map<String, ConnectionConfig> configs = new LinkedHashMap<>();
   private final Map<String, SqliteWorkerPool> pools = new LinkedHashMap<>();
+  /** The single read-write worker of each database file that has taken a write. */
+  private final Map<String, SqliteWorkerPool> writers = new LinkedHashMap<>();
   private final String heap;
   private Thread shutdownHook;
 
@@ -72,7 +77,9 @@ public final class SqliteExecutorVerticle extends VerticleBase {
     } catch (IllegalStateException shuttingDown) {
       // the hook is running already
     }
-    return Future.join(pools.values().stream().map(SqliteWorkerPool::close).toList());
+    List<SqliteWorkerPool> all = new ArrayList<>(pools.values());
+    all.addAll(writers.values());
+    return Future.join(all.stream().map(SqliteWorkerPool::close).toList());
   }
 
   /** The live worker PIDs of a connection, read on this verticle's context (tests, diagnostics). */
@@ -91,17 +98,29 @@ public final class SqliteExecutorVerticle extends VerticleBase {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "sql is required");
     }
     String mode = req.getString("mode", "query");
-    if (!mode.equals("query") && !mode.equals("explain")) {
+    if (mode.equals("write")) {
+      return write(cfg, queryId, sql, req);
+    }
+    if (!mode.equals("query") && !mode.equals("explain") && !mode.equals("checksum")) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "mode must be \"query\" or \"explain\", got \"" + mode + "\"");
     }
-    return ReadOnlyGuard.check(vertx, Dialect.SQLITE, sql).compose(verdict -> {
+    JsonObject params = req.getJsonObject("params");
+    String checked = params == null ? sql : TemplateSql.forGuard(sql);
+    return ReadOnlyGuard.check(vertx, Dialect.SQLITE, checked).compose(verdict -> {
       if (!verdict.allowed()) {
         return Future.failedFuture(verdict.toError());
       }
       ExecutorSupport.progress(vertx, req, queryId, "executing", null);
       long started = System.nanoTime();
       JsonObject line = new JsonObject().put("sql", verdict.sql()).put("mode", mode)
-          .put("maxRows", ExecutorSupport.maxRows(req, cfg));
+          .put("maxRows", ExecutorSupport.maxRows(req, cfg)).put("floatDigits", req.getInteger("floatDigits", 12));
+      if (params != null) {
+        // the worker binds the values positionally; the text is never spliced
+        TemplateSql.Positional p = TemplateSql.positional(sql);
+        JsonArray values = new JsonArray();
+        p.names().forEach(n -> values.add(params.getValue(n)));
+        line.put("sql", p.sql()).put("params", values);
+      }
       SqliteJob job = new SqliteJob(queryId, line, ExecutorSupport.timeoutMs(req, cfg),
           rows -> ExecutorSupport.progress(vertx, req, queryId, "fetching", rows));
       return pools.get(cfg.id()).submit(job).map(r -> r.put("queryId", queryId)
@@ -109,9 +128,30 @@ public final class SqliteExecutorVerticle extends VerticleBase {
     });
   }
 
+  /**
+   * A gated write: checked by the write guard, run by the connection's single read-write worker
+   * (started on the first write), under the same deadline and watchdog as reads.
+   */
+  private Future<JsonObject> write(ConnectionConfig cfg, String queryId, String sql, JsonObject req) {
+    String checked = WriteGuard.check(Dialect.SQLITE, sql).sql();
+    SqliteWorkerPool writer = writers.computeIfAbsent(cfg.id(), id -> {
+      SqliteWorkerPool p = new SqliteWorkerPool(vertx, context, cfg, heap, true);
+      p.start();
+      return p;
+    });
+    ExecutorSupport.progress(vertx, req, queryId, "executing", null);
+    long started = System.nanoTime();
+    JsonObject line = new JsonObject().put("sql", checked).put("mode", "write")
+        .put("maxRows", ExecutorSupport.maxRows(req, cfg));
+    SqliteJob job = new SqliteJob(queryId, line, ExecutorSupport.timeoutMs(req, cfg), rows -> { });
+    return writer.submit(job).map(r -> r.put("queryId", queryId)
+        .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)));
+  }
+
   private Future<JsonObject> cancel(JsonObject req) {
     String queryId = req.getString("queryId");
-    boolean cancelled = queryId != null && pools.values().stream().anyMatch(p -> p.cancel(queryId));
+    boolean cancelled = queryId != null && (pools.values().stream().anyMatch(p -> p.cancel(queryId))
+        || writers.values().stream().anyMatch(p -> p.cancel(queryId)));
     return Future.succeededFuture(new JsonObject().put("queryId", queryId).put("cancelled", cancelled));
   }
 

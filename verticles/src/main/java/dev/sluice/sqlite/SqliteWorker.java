@@ -43,6 +43,11 @@ final class SqliteWorker {
    * message). Process creation blocks, so it runs on a worker thread.
    */
   static Future<SqliteWorker> start(Vertx vertx, Context ctx, Path db, String heap) {
+    return start(vertx, ctx, db, heap, false);
+  }
+
+  /** @param writer a read-write worker for gated writes (the only one of its database file) */
+  static Future<SqliteWorker> start(Vertx vertx, Context ctx, Path db, String heap, boolean writer) {
     return vertx.executeBlocking(() -> {
       List<String> cmd = new ArrayList<>();
       cmd.add(javaBinary());
@@ -56,6 +61,9 @@ final class SqliteWorker {
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(SqliteWorkerMain.class.getName());
       cmd.add(db.toString());
+      if (writer) {
+        cmd.add(SqliteWorkerMain.WRITE_FLAG);
+      }
       return new SqliteWorker(new ProcessBuilder(cmd).start());
     }).compose(w -> w.begin(ctx));
   }

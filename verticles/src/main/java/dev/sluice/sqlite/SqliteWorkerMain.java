@@ -28,19 +28,23 @@ public final class SqliteWorkerMain {
    */
   public static final String MARKER = "-Dsluice.sqlite.worker=";
 
+  /** Second argument of a read-write worker: the one process that takes gated writes for its file. */
+  static final String WRITE_FLAG = "--write";
+
   private SqliteWorkerMain() {}
 
   public static void main(String[] args) throws Exception {
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
         StandardCharsets.UTF_8);
     watchParent();
-    if (args.length != 1 || !new java.io.File(args[0]).canRead()) {
+    boolean writer = args.length == 2 && WRITE_FLAG.equals(args[1]);
+    if (args.length != 1 && !writer || !new java.io.File(args[0]).canRead()) {
       emit(out, WorkerProtocol.fatal("cannot read SQLite database " + (args.length == 1 ? args[0] : "(none given)")));
       System.exit(2);
     }
     Connection conn;
     try {
-      conn = open(args[0]);
+      conn = writer ? openForWrites(args[0]) : open(args[0]);
     } catch (Exception e) {
       emit(out, WorkerProtocol.fatal("cannot open SQLite database " + args[0] + ": " + e.getMessage()));
       System.exit(2);
@@ -79,6 +83,15 @@ public final class SqliteWorkerMain {
     try (Statement st = c.createStatement()) {
       st.execute("PRAGMA query_only = 1");
     }
+    return c;
+  }
+
+  /** Read-write, one transaction per job (WorkerQuery commits or rolls back); waits on locks briefly. */
+  private static Connection openForWrites(String path) throws Exception {
+    SQLiteConfig cfg = new SQLiteConfig();
+    cfg.setBusyTimeout(5_000);
+    Connection c = DriverManager.getConnection("jdbc:sqlite:" + path, cfg.toProperties());
+    c.setAutoCommit(false);
     return c;
   }
 

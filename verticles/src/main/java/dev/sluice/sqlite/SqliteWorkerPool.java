@@ -43,7 +43,15 @@ final class SqliteWorkerPool {
   private String lastError;
   private String serverVersion;
 
+  private final boolean writer;
+
   SqliteWorkerPool(Vertx vertx, Context ctx, ConnectionConfig cfg, String heap) {
+    this(vertx, ctx, cfg, heap, false);
+  }
+
+  /** @param writer the single read-write worker of a database file (its pool size is 1) */
+  SqliteWorkerPool(Vertx vertx, Context ctx, ConnectionConfig cfg, String heap, boolean writer) {
+    this.writer = writer;
     this.vertx = vertx;
     this.ctx = ctx;
     this.cfg = cfg;
@@ -51,10 +59,15 @@ final class SqliteWorkerPool {
     this.watchdog = new SqliteWatchdog(vertx, this::terminate);
   }
 
+  /** Workers kept: the connection's pool size, or one for the writer (SQLite has one writer per file). */
+  private int size() {
+    return writer ? 1 : cfg.poolSize();
+  }
+
   /** Starts the warm workers; never fails (a broken database shows as status "down"). */
   Future<Void> start() {
     List<Future<?>> all = new ArrayList<>();
-    for (int i = 0; i < cfg.poolSize(); i++) {
+    for (int i = 0; i < size(); i++) {
       all.add(spawn());
     }
     return Future.join(all).otherwiseEmpty().mapEmpty();
@@ -62,7 +75,7 @@ final class SqliteWorkerPool {
 
   private Future<SqliteWorker> spawn() {
     starting++;
-    return SqliteWorker.start(vertx, ctx, Path.of(cfg.path()), heap)
+    return SqliteWorker.start(vertx, ctx, Path.of(cfg.path()), heap, writer)
         .onComplete(ar -> starting--)
         .onSuccess(w -> {
           if (closed) {
@@ -79,7 +92,7 @@ final class SqliteWorkerPool {
           lastError = err.getMessage();
           if (!closed) {
             vertx.setTimer(RESPAWN_BACKOFF_MS, t -> {
-              if (!closed && workers.size() + starting < cfg.poolSize()) {
+              if (!closed && workers.size() + starting < size()) {
                 spawn();
               }
             });
@@ -188,7 +201,7 @@ final class SqliteWorkerPool {
       job.result.tryFail(new SqlError(ErrorType.CONNECTION_ERROR, "SQLite worker process " + w.pid()
           + " died (exit " + exitCode + ") while running the query; a new worker is starting, retry the call"));
     }
-    if (!closed && workers.size() + starting < cfg.poolSize()) {
+    if (!closed && workers.size() + starting < size()) {
       spawn();
     }
   }

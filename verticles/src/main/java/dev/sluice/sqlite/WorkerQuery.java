@@ -37,16 +37,93 @@ final class WorkerQuery {
     String id = job.getString("id");
     String sql = job.getString("sql");
     try {
-      return "explain".equals(job.getString("mode")) ? explain(id, sql) : query(id, sql, job.getInteger("maxRows", 1000));
+      if ("checksum".equals(job.getString("mode"))) {
+        return checksum(id, sql, job.getInteger("floatDigits", 12));
+      }
+      if ("write".equals(job.getString("mode"))) {
+        return write(id, sql, job.getInteger("maxRows", 100));
+      }
+      return "explain".equals(job.getString("mode")) ? explain(id, sql)
+          : query(id, sql, job.getInteger("maxRows", 1000), job.getJsonArray("params"));
     } catch (SQLException e) {
       return mapError(id, sql, e);
     }
   }
 
-  private JsonObject query(String id, String sql, int maxRows) throws SQLException {
+  /** The whole result hashed row by row (RowChecksum); nothing is kept but the sample. */
+  private JsonObject checksum(String id, String sql, int floatDigits) throws SQLException {
+    dev.sluice.sql.RowChecksum sum = new dev.sluice.sql.RowChecksum(floatDigits);
     try (Statement st = conn.createStatement()) {
-      st.setFetchSize(Math.min(maxRows + 1, 1_000));
+      st.setFetchSize(1_000);
       try (ResultSet rs = st.executeQuery(sql)) {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        JsonArray headers = new JsonArray();
+        SqliteValues.Kind[] kinds = new SqliteValues.Kind[n];
+        int[] scales = new int[n];
+        for (int i = 1; i <= n; i++) {
+          headers.add(md.getColumnLabel(i));
+          String declared = md.getColumnTypeName(i);
+          kinds[i - 1] = SqliteValues.kind(declared);
+          scales[i - 1] = SqliteValues.scale(declared, md.getPrecision(i), md.getScale(i));
+        }
+        while (rs.next()) {
+          JsonArray row = new JsonArray();
+          for (int i = 1; i <= n; i++) {
+            row.add(SqliteValues.read(rs, i, kinds[i - 1], scales[i - 1]));
+          }
+          sum.add(row);
+        }
+        return sum.toJson().put("id", id).put("type", "result").put("headers", headers);
+      }
+    }
+  }
+
+  /** One write in its own transaction: rows affected, RETURNING rows (capped), then commit. */
+  private JsonObject write(String id, String sql, int maxRows) throws SQLException {
+    try (Statement st = conn.createStatement()) {
+      JsonArray headers = new JsonArray();
+      JsonArray rows = new JsonArray();
+      int affected;
+      if (st.execute(sql)) {
+        try (ResultSet rs = st.getResultSet()) {
+          int n = rs.getMetaData().getColumnCount();
+          for (int i = 1; i <= n; i++) {
+            headers.add(rs.getMetaData().getColumnLabel(i));
+          }
+          while (rs.next()) {
+            if (rows.size() < maxRows) {
+              JsonArray row = new JsonArray();
+              for (int i = 1; i <= n; i++) {
+                row.add(rs.getObject(i));
+              }
+              rows.add(row);
+            }
+          }
+        }
+        affected = Math.max(0, conn.createStatement().executeQuery("SELECT changes()").getInt(1));
+      } else {
+        affected = st.getUpdateCount();
+      }
+      conn.commit();
+      return new JsonObject().put("id", id).put("type", "result").put("headers", headers)
+          .put("headerTypes", new JsonArray()).put("rows", rows).put("rowCount", rows.size())
+          .put("truncated", false).put("rowsAffected", Math.max(0, affected));
+    } catch (SQLException e) {
+      conn.rollback();
+      throw e;
+    }
+  }
+
+  private JsonObject query(String id, String sql, int maxRows, JsonArray params) throws SQLException {
+    try (java.sql.PreparedStatement st = conn.prepareStatement(sql)) {
+      st.setFetchSize(Math.min(maxRows + 1, 1_000));
+      if (params != null) {
+        for (int i = 0; i < params.size(); i++) {
+          st.setObject(i + 1, params.getValue(i));
+        }
+      }
+      try (ResultSet rs = st.executeQuery()) {
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
         JsonArray headers = new JsonArray();

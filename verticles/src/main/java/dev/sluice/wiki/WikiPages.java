@@ -9,5 +9,5 @@ public interface WikiPages {
   List<WikiPage> all();
 
   /** Changes whenever a page is added, edited or removed; caches key on it. */
-  long version();
+  String version();
 }

@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.sql.Driver;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,7 +90,8 @@ class ConfigLoaderTest {
   @Test
   void unknownKeySuggestsTheRightOne() {
     assertEquals("server.prot: unknown key; did you mean port? (known keys here: host, port, token, allowed_hosts,"
-        + " allowed_origins, max_body_bytes, session_idle_timeout_ms, sse_replay_events, slow_call_ms, max_sessions)",
+        + " allowed_origins, max_body_bytes, session_idle_timeout_ms, sse_replay_events, slow_call_ms, max_sessions,"
+        + " drain_timeout_ms)",
         error("server:\n  prot: 1\n"));
     assertTrue(error("connections:\n  - id: a\n    driver: sqlite\n    path: x\n    query_timeout: 5\n")
         .startsWith("connections[0].query_timeout: unknown key; did you mean query_timeout_ms?"));
@@ -178,5 +181,181 @@ class ConfigLoaderTest {
     assertFalse(ConfigLoader.isLoopback("0.0.0.0"));
     assertFalse(ConfigLoader.isLoopback("example.com"));
     assertFalse(ConfigLoader.isLoopback("127.0.0.256"));
+  }
+
+  @Test
+  void catalogSettingsAndScanScopesParseWithDefaultsAndOverrides() {
+    SluiceConfig d = yaml("", Map.of());
+    assertEquals(CatalogConfig.defaults(), d.catalog());
+    assertTrue(d.catalog().scanOnStart());
+    SluiceConfig c = yaml("""
+        catalog:
+          scan_on_start: false
+          scan_interval_ms: 3600000
+          sample_rows: 500
+          values_per_column: 20
+          concurrency: 3
+        connections:
+          - id: wh
+            driver: postgres
+            url: postgresql://u@127.0.0.1/db
+            schemas: [sales, archive]
+        """, Map.of("SLUICE_CATALOG_SAMPLE_ROWS", "700"));
+    assertEquals(new CatalogConfig(false, 3_600_000, 700, 20, 3), c.catalog());
+    assertEquals(java.util.List.of("sales", "archive"), c.connections().get(0).schemas());
+    assertTrue(yaml("", Map.of("SLUICE_CATALOG_SCAN_ON_START", "false")).catalog().scanOnStart() == false);
+    assertEquals("catalog.scan_on_start: must be true or false, got \"maybe\"",
+        error("catalog:\n  scan_on_start: maybe\n"));
+    assertEquals("catalog.concurrency: must be a positive integer (at most 64), got 0", error("catalog:\n  concurrency: 0\n"));
+    assertEquals("connections[0].schemas: a sqlite connection scans its own file; schemas applies to postgres and "
+        + "mysql", error("connections:\n  - id: a\n    driver: sqlite\n    path: x\n    schemas: [main]\n"));
+  }
+
+  @Test
+  void ingestSettingsAndTheOptionalModel() {
+    assertEquals(IngestConfig.defaults(), yaml("", Map.of()).ingest());
+    IngestConfig c = yaml("""
+        ingest:
+          max_queue: 10
+          concurrency: 3
+          model:
+            url: http://127.0.0.1:8080/v1/
+            api_key: ${MODEL_KEY}
+            model: small
+        """, Map.of("MODEL_KEY", "sk-secret", "SLUICE_INGEST_MAX_CONTENT_BYTES", "1000")).ingest();
+    assertEquals(10, c.maxQueue());
+    assertEquals(3, c.concurrency());
+    assertEquals(1000, c.maxContentBytes());
+    assertEquals(new IngestConfig.Model("http://127.0.0.1:8080/v1", "sk-secret", "small", 20_000), c.model());
+    assertTrue(!c.toString().contains("sk-secret"), c.toString());
+    assertEquals("ingest.model.url: is required when ingest.model is configured",
+        error("ingest:\n  model:\n    model: x\n"));
+    assertEquals("ingest.model.model: is required", error("ingest:\n  model:\n    url: http://h/v1\n"));
+    assertTrue(error("", Map.of("SLUICE_INGEST_MODEL", "x")).startsWith("SLUICE_INGEST_MODEL: ingest.model is a section"));
+    assertEquals(IngestConfig.DEFAULT_KEEP_RUNS_MS, c.keepRunsMs());
+    assertEquals(0, yaml("ingest:\n  keep_runs_ms: 0\n", Map.of()).ingest().keepRunsMs());
+    assertEquals(86_400_000, yaml("", Map.of("SLUICE_INGEST_KEEP_RUNS_MS", "86400000")).ingest().keepRunsMs());
+    assertEquals("ingest.keep_runs_ms: must be 0 (keep runs forever) or at least 1000, got 500",
+        error("ingest:\n  keep_runs_ms: 500\n"));
+  }
+
+  @Test
+  void principalsKeepOnlyTokenDigestsAndValidateEverything() {
+    String hash = "sha256:" + "ab".repeat(32);
+    SluiceConfig c = yaml("""
+        connections:
+          - {id: shop, driver: sqlite, path: s.db}
+          - {id: crm, driver: sqlite, path: c.db}
+        principals:
+          - name: analyst
+            tokens: ["${ANALYST_TOKEN}", "%s"]
+            connections: [shop]
+          - name: ops
+            tokens: [sluice_0123456789abcdef]
+        """.formatted(hash), Map.of("ANALYST_TOKEN", "sluice_analyst-token-value"));
+    PrincipalConfig analyst = c.principals().get(0);
+    assertEquals(List.of(Tokens.sha256Hex("sluice_analyst-token-value"), "ab".repeat(32)), analyst.tokenSha256());
+    assertTrue(analyst.mayUse("shop") && !analyst.mayUse("crm"));
+    assertTrue(c.principals().get(1).mayUse("crm"));
+    assertTrue(!c.toString().contains("sluice_analyst-token-value") && !analyst.toString().contains("abab"),
+        analyst.toString());
+    String base = "connections:\n  - {id: shop, driver: sqlite, path: s.db}\nprincipals:\n";
+    assertEquals("principals[0].tokens[0]: a token must be at least 16 characters; generate one with "
+        + "`java -jar sluice.jar token new <principal>`", error(base + "  - {name: a, tokens: [short]}\n"));
+    assertEquals("principals[0].connections[0]: no connection \"crm\"; configured: [shop]",
+        error(base + "  - {name: a, tokens: [sluice_0123456789abcdef], connections: [crm]}\n"));
+    assertEquals("principals[1].tokens[0]: the same token is also configured at principals[0].tokens[0]; every "
+        + "token must identify one principal", error(base + "  - {name: a, tokens: [sluice_0123456789abcdef]}\n"
+        + "  - {name: b, tokens: [sluice_0123456789abcdef]}\n"));
+    assertTrue(error(base + "  - {name: default, tokens: [sluice_0123456789abcdef]}\n").contains("reserved"));
+    assertEquals("principals[0].tokens: needs at least one token (generate one with `java -jar sluice.jar token "
+        + "new a`)", error(base + "  - {name: a}\n"));
+  }
+
+  @Test
+  void limitsApplyGloballyAndPerPrincipal() {
+    SluiceConfig c = yaml("""
+        limits: {queries_per_minute: 120, rows_per_hour: 1000000}
+        principals:
+          - name: bot
+            tokens: ["sluice_0123456789abcdef"]
+            limits: {queries_per_minute: 10, concurrent_queries: 2}
+          - name: human
+            tokens: ["sluice_fedcba9876543210"]
+        """, Map.of());
+    assertEquals(new LimitsConfig(120, 1_000_000, 0), c.limits());
+    assertEquals(new LimitsConfig(10, 0, 2), c.principals().get(0).limits());
+    assertNull(c.principals().get(1).limits(), "falls back to the top-level limits");
+    assertEquals(LimitsConfig.UNLIMITED, yaml("", Map.of()).limits());
+    assertTrue(error("limits: {queries_per_second: 1}\n").startsWith("limits.queries_per_second: unknown key"));
+  }
+
+  @Test
+  void tablePoliciesNameRealConnectionsAndQualifiedColumns() {
+    String base = "connections:\n  - {id: shop, driver: sqlite, path: s.db}\nprincipals:\n  - name: a\n"
+        + "    tokens: [sluice_0123456789abcdef]\n    tables:\n";
+    SluiceConfig c = yaml(base + "      shop: {allow: [\"main.*\"], deny: [payments], deny_columns: [customers.email]}\n",
+        Map.of());
+    assertEquals(new TableRules(List.of("main.*"), List.of("payments"), List.of("customers.email")),
+        c.principals().get(0).tables().get("shop"));
+    assertEquals("principals[0].tables.crm: no connection \"crm\"; configured: [shop]",
+        error(base + "      crm: {deny: [x]}\n"));
+    assertTrue(error(base + "      shop: {deny_columns: [email]}\n").contains("name the table too"));
+    assertTrue(error(base + "      shop: {hide: [x]}\n").startsWith("principals[0].tables.shop.hide: unknown key"));
+  }
+
+  /** Test mode: the suites run with sluice.loopback_only=true, so no test can send cluster traffic off the machine. */
+  @Test
+  void clusterTrafficStaysOnLoopbackAndMulticastIsRefused() {
+    assertEquals("true", System.getProperty(ClusterConfig.LOOPBACK_ONLY_PROPERTY), "surefire sets test mode");
+    ClusterConfig off = yaml("", Map.of()).cluster();
+    assertFalse(off.enabled());
+    ClusterConfig c = yaml("cluster:\n  enabled: true\n  name: shop\n  port: 5801\n  members: [127.0.0.1:5801, "
+        + "'127.0.0.2:5802', 'localhost:5803']\n", Map.of()).cluster();
+    assertEquals(List.of("127.0.0.1:5801", "127.0.0.2:5802", "localhost:5803"), c.members());
+    assertEquals(List.of("127.0.0.1:5802"), yaml("cluster: {port: 5802}\n", Map.of()).cluster().members(),
+        "no members listed: this node alone");
+
+    assertEquals(c.resolvedNodeId(), yaml("cluster:\n  port: 5801\n", Map.of()).cluster().resolvedNodeId(),
+        "the same address gives the same node id after a restart");
+    assertNotEquals(c.resolvedNodeId(), yaml("cluster:\n  port: 5802\n", Map.of()).cluster().resolvedNodeId());
+    assertEquals("east-1", yaml("cluster:\n  node_id: east-1\n", Map.of()).cluster().resolvedNodeId());
+    assertTrue(error("cluster:\n  node_id: a.b\n").startsWith("cluster.node_id: must be"));
+    assertTrue(error("cluster:\n  multicast: {enabled: true}\n").startsWith("cluster.multicast: multicast and "
+        + "automatic discovery are not supported"));
+    assertTrue(error("cluster:\n  discovery: kubernetes\n").startsWith("cluster.discovery:"));
+    assertTrue(error("cluster:\n  host: 192.0.2.5\n").startsWith("cluster.host: \"192.0.2.5\" is not a loopback"));
+    assertTrue(error("cluster:\n  members: [127.0.0.1:5701, 198.51.100.20:5701]\n")
+        .startsWith("cluster.members[1]: \"198.51.100.20:5701\" is not on loopback"));
+    assertTrue(error("cluster:\n  members: [127.0.0.1]\n").startsWith("cluster.members[0]: must be host:port"));
+    assertTrue(error("cluster:\n  members: []\n").startsWith("cluster.members: list every member"));
+    assertTrue(error("cluster:\n  allow_non_loopback: true\n  host: 192.0.2.5\n  members: ['192.0.2.5:5701']\n")
+        .startsWith("cluster.allow_non_loopback: refused: sluice.loopback_only is set (test mode)"));
+    assertThrows(ConfigException.class, () -> ClusterConfig.disabled().with(true, null, "0.0.0.0", null, null, null),
+        "command-line options are checked the same way");
+  }
+
+  @Test
+  void stateStoreIsADirectoryOrPostgres() {
+    StateConfig d = yaml("", Map.of()).state();
+    assertEquals("directory", d.store());
+    assertFalse(d.shared());
+    StateConfig pg = yaml("state:\n  store: postgres\n  postgres_url: postgresql://u:secret@127.0.0.1/db\n"
+        + "  lease_ms: 5000\n", Map.of()).state();
+    assertTrue(pg.shared());
+    assertEquals(5000, pg.leaseMs());
+    assertEquals("sluice_state", pg.postgresTable());
+    assertFalse(pg.toString().contains("secret"), "the URL may carry a password");
+    assertEquals("postgresql://u:secret@127.0.0.1/db", yaml("state:\n  store: postgres\n  postgres_url: "
+        + "postgresql://u:secret@127.0.0.1/db\n", Map.of()).audit().postgresUrl(), "audit joins the shared store");
+    assertEquals("postgresql://a@127.0.0.1/audit", yaml("state:\n  store: postgres\n  postgres_url: "
+        + "postgresql://u@127.0.0.1/db\naudit:\n  postgres_url: postgresql://a@127.0.0.1/audit\n", Map.of())
+        .audit().postgresUrl(), "unless it names its own");
+    assertTrue(error("state:\n  store: postgres\n").startsWith("state.postgres_url: is required"));
+    assertTrue(error("state:\n  store: redis\n").startsWith("state.store: must be directory or postgres"));
+    assertTrue(error("state:\n  store: postgres\n  postgres_url: mysql://x/y\n").startsWith("state.postgres_url"));
+    assertTrue(error("state:\n  lease_ms: 10\n").startsWith("state.lease_ms"));
+    assertEquals("postgres", yaml("", Map.of("SLUICE_STATE_STORE", "postgres",
+        "SLUICE_STATE_POSTGRES_URL", "postgresql://127.0.0.1/db")).state().store());
   }
 }

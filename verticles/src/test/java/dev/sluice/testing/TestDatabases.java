@@ -41,6 +41,25 @@ public final class TestDatabases {
     return "mysql://" + MYSQL_USER + "@" + MYSQL_HOST + ":" + MYSQL_PORT + "/" + database;
   }
 
+  /**
+   * Drops what a test created in the PostgreSQL test database, e.g. {@code "TABLE t"},
+   * {@code "SEQUENCE t_seq"} ({@code IF EXISTS} is added).
+   */
+  public static void dropPostgres(String... objects) throws Exception {
+    io.vertx.core.Vertx v = io.vertx.core.Vertx.vertx();
+    io.vertx.sqlclient.Pool pg = io.vertx.pgclient.PgBuilder.pool().connectingTo(pgUrl(PG_DATABASE)).using(v).build();
+    try {
+      for (String o : objects) {
+        int space = o.indexOf(' ');
+        pg.query("DROP " + o.substring(0, space) + " IF EXISTS " + o.substring(space + 1)).execute()
+            .await(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      pg.close();
+      v.close();
+    }
+  }
+
   /** A name unique to this run, for a per-test schema or database. */
   public static String uniqueName(String prefix) {
     return prefix + "_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime() & 0xffffffL);

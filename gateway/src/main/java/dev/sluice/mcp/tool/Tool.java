@@ -16,4 +16,12 @@ public interface Tool {
    * @param args arguments already validated against {@link ToolSpec#inputSchema()}
    */
   Future<ToolResult> call(JsonObject args, ToolContext ctx);
+
+  /**
+   * What the audit trail records of this call's arguments: by default all of them; a tool with
+   * secret arguments returns a redacted copy.
+   */
+  default JsonObject auditArgs(JsonObject args) {
+    return args;
+  }
 }

@@ -15,6 +15,9 @@ public interface ToolContext {
 
   String sessionId();
 
+  /** The principal the session belongs to ({@code default} without configured principals). */
+  String principal();
+
   /** The JSON-RPC id of this call, as a string. */
   String callId();
 

@@ -91,6 +91,17 @@ public final class ToolRegistry {
     return problems;
   }
 
+  /** Validates {@code value} against any JSON Schema 2020-12 (e.g. an approved query's parameters). */
+  public static List<String> validate(JsonObject schema, JsonObject value) {
+    OutputUnit out = compile(schema).validate(value);
+    if (Boolean.TRUE.equals(out.getValid())) {
+      return null;
+    }
+    List<String> problems = new ArrayList<>();
+    collect(out, problems);
+    return problems.isEmpty() ? List.of("does not match the schema") : problems;
+  }
+
   private static void collect(OutputUnit unit, List<String> into) {
     if (unit.getErrors() != null) {
       for (OutputUnit u : unit.getErrors()) {

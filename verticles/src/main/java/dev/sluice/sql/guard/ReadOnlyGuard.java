@@ -9,8 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import net.sf.jsqlparser.parser.CCJSqlParser;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.DescribeStatement;
 import net.sf.jsqlparser.statement.ExplainStatement;
 import net.sf.jsqlparser.statement.Statement;
@@ -221,9 +219,7 @@ public final class ReadOnlyGuard {
   private static GuardVerdict parse(Dialect dialect, String sql) {
     Statement st;
     try {
-      CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(true)
-          .withSquareBracketQuotation(dialect == Dialect.SQLITE).withBackslashEscapeCharacter(dialect == Dialect.MYSQL);
-      st = parser.Statement();
+      st = SqlParsing.statement(dialect, sql);
     } catch (Exception | Error e) {
       String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().split("\n")[0];
       return new GuardVerdict(false, sql, "unparseable", "the SQL parser could not read the statement: " + m,

@@ -102,7 +102,7 @@ final class MySqlEngine extends PooledEngine {
   }
 
   @Override
-  protected Future<Long> openSession(SqlConnection conn, long timeoutMs) {
+  protected Future<Long> openSession(SqlConnection conn, long timeoutMs, boolean write) {
     Future<ServerInfo> info = serverInfo != null ? Future.succeededFuture(serverInfo)
         : detect(conn).onSuccess(i -> serverInfo = i);
     return info.compose(i -> conn.query("SELECT CONNECTION_ID()").execute()
@@ -112,7 +112,8 @@ final class MySqlEngine extends PooledEngine {
               ? "SET SESSION max_statement_time = " + (timeoutMs / 1000.0)
               : "SET SESSION max_execution_time = " + timeoutMs;
           return conn.query(deadline).execute()
-              .compose(x -> conn.query("START TRANSACTION READ ONLY").execute())
+              // the session is READ ONLY; a gated write overrides it for its one transaction
+              .compose(x -> conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute())
               .map(x -> id);
         }));
   }

@@ -60,9 +60,10 @@ final class PgEngine extends PooledEngine {
   }
 
   @Override
-  protected Future<Long> openSession(SqlConnection conn, long timeoutMs) {
-    // One simple-protocol round trip; SET LOCAL dies with the ROLLBACK.
-    return conn.query("BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = " + timeoutMs).execute()
+  protected Future<Long> openSession(SqlConnection conn, long timeoutMs, boolean write) {
+    // One simple-protocol round trip; SET LOCAL dies with the ROLLBACK (or the write's COMMIT).
+    return conn.query("BEGIN TRANSACTION " + (write ? "READ WRITE" : "READ ONLY") + "; SET LOCAL statement_timeout = "
+            + timeoutMs).execute()
         .map(rs -> (long) PgConnection.cast(conn).processId());
   }
 

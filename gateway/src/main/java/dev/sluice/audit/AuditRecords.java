@@ -1,0 +1,62 @@
+package dev.sluice.audit;
+
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+
+/** The shapes of audit records. Tokens, headers and result rows are never part of them. */
+public final class AuditRecords {
+
+  /** SQL beyond this is cut (and marked) so one record stays one reasonable line. */
+  static final int MAX_SQL_CHARS = 100_000;
+  private AuditRecords() {}
+
+  /**
+   * One tools/call.
+   *
+   * @param outcome ok, error or cancelled
+   * @param rows rows returned, when the tool returns rows
+   * @param bytes characters of the text rendering sent back (the structured copy is the same data)
+   */
+  public static JsonObject toolCall(String node, String principal, String sessionId, String callId, JsonObject clientInfo, String tool,
+      JsonObject args, String outcome, String errorType, Integer rows, Integer bytes, long durationMs,
+      String queryId) {
+    String sql = args == null ? null : args.getString("sql");
+    JsonObject r = new JsonObject()
+        .put("type", "tools/call")
+        .put("time", Instant.now().toString())
+        .put("node", node)
+        .put("principal", principal)
+        .put("sessionId", sessionId)
+        .put("callId", callId)
+        .put("client", clientInfo == null ? null : new JsonObject().put("name", clientInfo.getString("name"))
+            .put("version", clientInfo.getString("version")))
+        .put("tool", tool)
+        .put("connectionId", args == null ? null : args.getString("connectionId"));
+    if (sql != null) {
+      r.put("sql", sql.length() <= MAX_SQL_CHARS ? sql : sql.substring(0, MAX_SQL_CHARS) + "...[truncated]")
+          .put("fingerprint", SqlFingerprint.of(sql));
+    }
+    if (args != null && args.getString("approvedQueryId") != null) {
+      r.put("approvedQueryId", args.getString("approvedQueryId")).put("parameters", args.getValue("parameters"));
+    }
+    return r.put("outcome", outcome).put("errorType", errorType).put("rows", rows).put("bytes", bytes)
+        .put("durationMs", durationMs).put("queryId", queryId);
+  }
+
+  /** Written before a gated write runs, so even a write whose outcome is lost is on record. */
+  public static JsonObject writeIntent(String node, String principal, String sessionId, String connectionId,
+      String sql, String kind, String table, boolean confirmed) {
+    return new JsonObject().put("type", "write_intent").put("time", Instant.now().toString()).put("node", node)
+        .put("principal", principal).put("sessionId", sessionId).put("tool", "sql_write")
+        .put("connectionId", connectionId).put("sql", sql).put("fingerprint", SqlFingerprint.of(sql))
+        .put("kind", kind).put("table", table).put("confirmedDestructive", confirmed);
+  }
+
+  /** An HTTP request refused before it reached a session (bad or missing token, Host, Origin). */
+  public static JsonObject refused(String node, String method, String path, String remote, int status,
+      String reason) {
+    return new JsonObject().put("type", "http_refused").put("time", Instant.now().toString()).put("node", node)
+        .put("method", method).put("path", path).put("remote", remote).put("status", status)
+        .put("reason", reason);
+  }
+}

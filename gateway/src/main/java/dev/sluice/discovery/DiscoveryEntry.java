@@ -1,0 +1,27 @@
+package dev.sluice.discovery;
+
+import dev.sluice.catalog.TableRef;
+import java.util.List;
+
+/**
+ * One searchable thing: a table, a column or a wiki page, with the stored fields its summary and
+ * snippet may be taken from (never anything else).
+ *
+ * @param scope connections a wiki page is limited to (empty: all); for tables and columns, theirs
+ * @param describedBy "comment" for schema objects, "description" for wiki summaries
+ */
+public record DiscoveryEntry(
+    String kind,
+    String id,
+    String connectionId,
+    TableRef tableRef,
+    String columnName,
+    String name,
+    String tableName,
+    String description,
+    String describedBy,
+    List<String> samples,
+    String nativeType,
+    List<String> columnNames,
+    String body,
+    List<String> scope) {}

@@ -1,0 +1,101 @@
+package dev.sluice.semantic;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.mcp.tool.Tool;
+import dev.sluice.mcp.tool.ToolContext;
+import dev.sluice.mcp.tool.ToolResult;
+import dev.sluice.mcp.tool.ToolSpec;
+import dev.sluice.sql.Dialect;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlBus;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.TemplateSql;
+import dev.sluice.tools.ConnectionDirectory;
+import dev.sluice.tools.ExecutorClient;
+import dev.sluice.tools.ResultText;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * sl_query: measures by dimensions from the semantic layer, compiled to the connection's dialect
+ * and run through the same guard, policy, deadline, row cap, rate limits and audit as any SQL.
+ */
+public final class SlQueryTool implements Tool {
+
+  private static final ToolSpec SPEC = new ToolSpec(
+      "sl_query",
+      "Query the semantic layer",
+      "Ask for measures by dimensions using the semantic layer's agreed definitions, e.g. "
+          + "{measures: [\"orders.revenue\"], dimensions: [\"customers.country\", {dimension: "
+          + "\"orders.ordered_at\", granularity: \"month\"}], filters: [{field: \"orders.status\", op: \"=\", "
+          + "value: \"shipped\"}], order_by: [{id: \"orders.revenue\", desc: true}], limit: 10}. Returns the "
+          + "rows, the SQL it ran and field metadata. Joins follow the declared paths; a sum that a "
+          + "one-to-many join would double count is refused with an explanation.",
+      new JsonObject().put("type", "object").put("properties", new JsonObject()
+              .put("connectionId", new JsonObject().put("type", "string").put("minLength", 1))
+              .put("measures", new JsonObject().put("type", "array"))
+              .put("dimensions", new JsonObject().put("type", "array"))
+              .put("filters", new JsonObject().put("type", "array"))
+              .put("segments", new JsonObject().put("type", "array"))
+              .put("order_by", new JsonObject().put("type", "array"))
+              .put("limit", new JsonObject().put("type", "integer").put("minimum", 1))
+              .put("timezone", new JsonObject().put("type", "string")))
+          .put("additionalProperties", false),
+      new JsonObject().put("type", "object"),
+      ToolSpec.readOnlyAnnotations("Query the semantic layer", true));
+
+  private final ConnectionDirectory directory;
+  private final SemanticLayers layers;
+
+  public SlQueryTool(ConnectionDirectory directory, SemanticLayers layers) {
+    this.directory = directory;
+    this.layers = layers;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return SPEC;
+  }
+
+  /** The named connection, or the only one the principal may use. */
+  static ConnectionConfig connection(ConnectionDirectory directory, String id, String principal) {
+    if (id != null) {
+      return directory.require(id, principal);
+    }
+    List<ConnectionConfig> mine = directory.all(principal);
+    if (mine.size() != 1) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "connectionId is required: you have " + mine.size()
+          + " connections " + mine.stream().map(ConnectionConfig::id).toList());
+    }
+    return mine.get(0);
+  }
+
+  @Override
+  public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
+    ConnectionConfig c = connection(directory, args.getString("connectionId"), ctx.principal());
+    if (args.getString("timezone") != null && !"UTC".equalsIgnoreCase(args.getString("timezone"))) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "timezone: only UTC is supported (timestamps are grouped as "
+          + "stored)");
+    }
+    int limit = Math.min(args.getInteger("limit", c.maxRowsDefault()), c.maxRowsCeiling());
+    ctx.progress(0, null, "compiling");
+    return layers.of(c.id()).compose(layer -> {
+      String schema = c.schemas().isEmpty() || c.driver() != dev.sluice.sql.Driver.POSTGRES ? null : c.schemas().get(0);
+      SlCompiler.Compiled q = new SlCompiler(layer, Dialect.of(c.driver()), schema).compile(args, limit);
+      ctx.progress(1, null, "generating SQL");
+      directory.policy().check(ctx.principal(), c, TemplateSql.forGuard(q.sql()), null);
+      JsonObject request = SqlBus.queryRequest(c.id(), null, q.sql(), limit);
+      if (!q.params().isEmpty()) {
+        request.put("params", q.params());
+      }
+      ctx.progress(2, null, "executing");
+      return ExecutorClient.execute(c, request, ctx, directory.limits(), p -> { }).map(r -> {
+        ctx.progress(3, null, "fetched " + r.getInteger("rowCount", 0) + " rows");
+        r.put("connectionId", c.id()).put("sql", q.sql()).put("parameters", q.params()).put("fields", q.fields());
+        return ToolResult.of(r, ResultText.render(r) + "\n\nSQL: " + q.sql());
+      });
+    });
+  }
+}

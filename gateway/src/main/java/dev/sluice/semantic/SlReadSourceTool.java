@@ -1,0 +1,62 @@
+package dev.sluice.semantic;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.mcp.tool.Tool;
+import dev.sluice.mcp.tool.ToolContext;
+import dev.sluice.mcp.tool.ToolResult;
+import dev.sluice.mcp.tool.ToolSpec;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.NameSuggester;
+import dev.sluice.sql.SqlError;
+import dev.sluice.tools.ConnectionDirectory;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/** sl_read_source: one semantic-layer source, its fields and the sources it joins to. */
+public final class SlReadSourceTool implements Tool {
+
+  private static final ToolSpec SPEC = new ToolSpec(
+      "sl_read_source",
+      "Read a semantic source",
+      "Read a semantic-layer source (e.g. orders): its measures (the agreed definitions of numbers "
+          + "like revenue), dimensions with types and time granularities, segments (named filters), and "
+          + "the sources it joins to. Use the fields in sl_query.",
+      new JsonObject().put("type", "object").put("properties", new JsonObject()
+              .put("connectionId", new JsonObject().put("type", "string").put("minLength", 1))
+              .put("source", new JsonObject().put("type", "string").put("minLength", 1)))
+          .put("required", new JsonArray().add("source")).put("additionalProperties", false),
+      new JsonObject().put("type", "object"),
+      ToolSpec.readOnlyAnnotations("Read a semantic source", true));
+
+  private final ConnectionDirectory directory;
+  private final SemanticLayers layers;
+
+  public SlReadSourceTool(ConnectionDirectory directory, SemanticLayers layers) {
+    this.directory = directory;
+    this.layers = layers;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return SPEC;
+  }
+
+  @Override
+  public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
+    ConnectionConfig c = SlQueryTool.connection(directory, args.getString("connectionId"), ctx.principal());
+    String name = args.getString("source");
+    return layers.of(c.id()).map(layer -> {
+      SemanticSource s = layer.sources().get(name);
+      if (s == null) {
+        List<String> near = NameSuggester.similar(name, layer.sources().keySet());
+        throw new SqlError(ErrorType.NOT_FOUND, "no semantic source '" + name + "' on '" + c.id() + "'; sources: "
+            + layer.sources().keySet()).with("suggestions", new JsonArray(near))
+            .with("problems", new JsonArray(layer.problems()));
+      }
+      JsonObject out = s.toJson().put("connectionId", c.id());
+      return ToolResult.of(out, out.encodePrettily());
+    });
+  }
+}

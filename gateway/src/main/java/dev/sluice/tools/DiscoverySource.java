@@ -1,0 +1,103 @@
+package dev.sluice.tools;
+
+import dev.sluice.catalog.CatalogSnapshot;
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.discovery.DiscoveryIndex;
+import dev.sluice.wiki.WikiPage;
+import dev.sluice.wiki.WikiStore;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The discovery index over every connection's latest snapshot and the wiki, rebuilt only when a
+ * snapshot's syncId or the wiki's version changes. Building runs on a worker thread; concurrent
+ * callers during a rebuild may build twice, which is wasted work but never a wrong answer.
+ */
+public final class DiscoverySource {
+
+  private final Vertx vertx;
+  private final CatalogAccess catalog;
+  private final WikiStore wiki;
+  private final List<ConnectionConfig> connections;
+  private final AtomicReference<Built> latest = new AtomicReference<>();
+  private volatile dev.sluice.semantic.SemanticLayers semantic;
+
+  /** Adds the semantic layers to what is searched (sl_source, sl_measure, sl_dimension refs). */
+  public void withSemantic(dev.sluice.semantic.SemanticLayers layers) {
+    this.semantic = layers;
+  }
+
+  /** The index plus which connections had no snapshot yet. */
+  /** @param snapshots the snapshots the index was built from, by connection id */
+  public record Built(String identity, DiscoveryIndex index, List<String> unscanned,
+      java.util.Map<String, CatalogSnapshot> snapshots) {}
+
+  public DiscoverySource(Vertx vertx, CatalogAccess catalog, WikiStore wiki, List<ConnectionConfig> connections) {
+    this.vertx = vertx;
+    this.catalog = catalog;
+    this.wiki = wiki;
+    this.connections = List.copyOf(connections);
+  }
+
+  public WikiStore wiki() {
+    return wiki;
+  }
+
+  /** One wiki page, read off the event loop. */
+  public Future<java.util.Optional<WikiPage>> page(String key) {
+    return vertx.executeBlocking(() -> wiki.read(key), false);
+  }
+
+  /** Wiki pages, read off the event loop. */
+  public Future<List<WikiPage>> pages() {
+    return vertx.executeBlocking(wiki::all, false);
+  }
+
+  public Future<Built> current() {
+    List<Future<Optional<CatalogSnapshot>>> loads = new ArrayList<>();
+    connections.forEach(c -> loads.add(catalog.current(c.id())));
+    Future<String> wikiVersion = vertx.executeBlocking(wiki::version, false);
+    List<Future<dev.sluice.semantic.SemanticLayer>> layers = new ArrayList<>();
+    if (semantic != null) {
+      connections.forEach(c -> layers.add(semantic.of(c.id())));
+    }
+    return Future.all(Future.all(loads), wikiVersion, Future.all(layers)).compose(v -> {
+      List<CatalogSnapshot> snapshots = new ArrayList<>();
+      List<String> unscanned = new ArrayList<>();
+      StringBuilder identity = new StringBuilder();
+      for (int i = 0; i < connections.size(); i++) {
+        Optional<CatalogSnapshot> s = loads.get(i).result();
+        identity.append(connections.get(i).id()).append('=').append(s.map(CatalogSnapshot::syncId).orElse("-"))
+            .append(';');
+        if (s.isPresent()) {
+          snapshots.add(s.get());
+        } else {
+          unscanned.add(connections.get(i).id());
+        }
+      }
+      identity.append("wiki=").append(wikiVersion.result());
+      java.util.Map<String, dev.sluice.semantic.SemanticLayer> sl = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < layers.size(); i++) {
+        sl.put(connections.get(i).id(), layers.get(i).result());
+        identity.append(";sl=").append(System.identityHashCode(layers.get(i).result()));
+      }
+      String id = identity.toString();
+      Built cached = latest.get();
+      if (cached != null && cached.identity().equals(id)) {
+        return Future.succeededFuture(cached);
+      }
+      return vertx.executeBlocking(() -> {
+        java.util.Map<String, CatalogSnapshot> byId = new java.util.HashMap<>();
+        snapshots.forEach(snap -> byId.put(snap.connectionId(), snap));
+        Built built = new Built(id, DiscoveryIndex.build(snapshots, wiki.all(), sl), List.copyOf(unscanned),
+            java.util.Map.copyOf(byId));
+        latest.set(built);
+        return built;
+      }, false);
+    });
+  }
+}

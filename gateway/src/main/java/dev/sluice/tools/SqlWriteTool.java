@@ -1,0 +1,109 @@
+package dev.sluice.tools;
+
+import dev.sluice.audit.AuditRecords;
+import dev.sluice.audit.AuditTrail;
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.mcp.tool.Tool;
+import dev.sluice.mcp.tool.ToolContext;
+import dev.sluice.mcp.tool.ToolResult;
+import dev.sluice.mcp.tool.ToolSpec;
+import dev.sluice.sql.Dialect;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlBus;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.guard.WriteGuard;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * sql_write: one DML/DDL statement for a principal that may write on the connection, in its own
+ * transaction under the deadline. Destructive statements (DROP, TRUNCATE, UPDATE/DELETE without
+ * WHERE) first answer confirmation_required with an estimate of the rows at stake. Every write is
+ * audited before it runs and again with its outcome.
+ */
+public final class SqlWriteTool implements Tool {
+
+  private static final ToolSpec SPEC = new ToolSpec(
+      "sql_write",
+      "Write data",
+      "Run ONE INSERT, UPDATE, DELETE, CREATE, ALTER, DROP or TRUNCATE statement on a connection where "
+          + "the operator enabled writes for you, in its own transaction. Returns rowsAffected and any "
+          + "RETURNING rows (capped). DROP, TRUNCATE and UPDATE/DELETE without WHERE first answer "
+          + "confirmation_required with estimatedRows; repeat with confirm_destructive: true only if "
+          + "that is what the user wants. File, server-setting and procedure statements are always refused.",
+      Schemas.statementArguments("One write statement", "confirm_destructive",
+          "Required for DROP, TRUNCATE and UPDATE/DELETE without WHERE"),
+      Schemas.object()
+          .put("properties", new JsonObject()
+              .put("rowsAffected", new JsonObject().put("type", "integer"))
+              .put("rows", Schemas.arrayOf(new JsonObject().put("type", "array"))))
+          .put("required", new JsonArray().add("rowsAffected")),
+      new JsonObject().put("title", "Write data").put("readOnlyHint", false).put("destructiveHint", true)
+          .put("idempotentHint", false).put("openWorldHint", false));
+
+  /** RETURNING rows sent back at most. */
+  static final int MAX_RETURNING_ROWS = 100;
+
+  private final ConnectionDirectory directory;
+  private final AuditTrail audit;
+  private final String nodeId;
+
+  public SqlWriteTool(ConnectionDirectory directory, AuditTrail audit, String nodeId) {
+    this.directory = directory;
+    this.audit = audit;
+    this.nodeId = nodeId;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return SPEC;
+  }
+
+  @Override
+  public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
+    ConnectionConfig c = directory.require(args.getString("connectionId"), ctx.principal());
+    if (!directory.principals().mayWrite(ctx.principal(), c.id())) {
+      throw new SqlError(ErrorType.PERMISSION_DENIED, "writes are not enabled for principal '" + ctx.principal()
+          + "' on '" + c.id() + "'").with("hint", "Ask the operator to add this connection to your principal's "
+          + "writes:; reads go to sql_execution.");
+    }
+    String sql = args.getString("sql");
+    WriteGuard.Write w = WriteGuard.check(Dialect.of(c.driver()), sql);
+    directory.policy().check(ctx.principal(), c, w.sql(), null);
+    boolean confirmed = args.getBoolean("confirm_destructive", false);
+    Future<Void> gate = w.destructive() && !confirmed ? estimate(c, w, ctx).compose(rows ->
+        Future.failedFuture(new SqlError(ErrorType.CONFIRMATION_REQUIRED, w.why() + ": " + (rows == null
+            ? "the number of rows at stake is unknown" : "about " + rows + " rows in " + w.table())
+            + "; nothing was changed. Repeat with confirm_destructive: true if that is intended.")
+            .with("estimatedRows", rows).with("kind", w.kind()).with("table", w.table())))
+        : Future.succeededFuture();
+    return gate.compose(v -> {
+      audit.record(AuditRecords.writeIntent(nodeId, ctx.principal(), ctx.sessionId(), c.id(), w.sql(), w.kind(),
+          w.table(), confirmed));
+      JsonObject request = SqlBus.queryRequest(c.id(), null, w.sql(), Math.min(MAX_RETURNING_ROWS,
+          c.maxRowsCeiling())).put("mode", "write");
+      ctx.progress(0, null, "writing");
+      return ExecutorClient.execute(c, request, ctx, directory.limits(), p -> { });
+    }).map(r -> {
+      r.put("connectionId", c.id()).put("kind", w.kind()).put("table", w.table());
+      StringBuilder text = new StringBuilder(w.kind().toUpperCase(java.util.Locale.ROOT)).append(" on ")
+          .append(w.table()).append(": ").append(r.getInteger("rowsAffected", 0)).append(" rows affected");
+      if (!r.getJsonArray("rows", new JsonArray()).isEmpty()) {
+        text.append('\n').append(ResultText.render(r));
+      }
+      return ToolResult.of(r, text.toString());
+    });
+  }
+
+  /** Rows at stake, counted under the read path (guard, deadline); null when it cannot be counted. */
+  private Future<Long> estimate(ConnectionConfig c, WriteGuard.Write w, ToolContext ctx) {
+    JsonObject count = SqlBus.queryRequest(c.id(), null, "SELECT count(*) FROM " + w.table(), 1);
+    return ExecutorClient.execute(c, count, ctx, directory.limits(), p -> { })
+        .map(r -> {
+          Object v = r.getJsonArray("rows").getJsonArray(0).getValue(0);
+          return v instanceof Number n ? n.longValue() : Long.parseLong(String.valueOf(v));
+        })
+        .otherwise(err -> null);
+  }
+}

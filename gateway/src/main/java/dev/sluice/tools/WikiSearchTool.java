@@ -1,0 +1,83 @@
+package dev.sluice.tools;
+
+import dev.sluice.discovery.DiscoveryIndex;
+import dev.sluice.mcp.tool.Tool;
+import dev.sluice.mcp.tool.ToolContext;
+import dev.sluice.mcp.tool.ToolResult;
+import dev.sluice.mcp.tool.ToolSpec;
+import dev.sluice.wiki.WikiPage;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * wiki_search: ranked wiki pages for a query: pages scoped to no connection, plus those scoped to
+ * {@code connectionId} when given. Same ranking as discover_data, restricted to pages.
+ */
+public final class WikiSearchTool implements Tool {
+
+  private static final ToolSpec SPEC = new ToolSpec(
+      "wiki_search",
+      "Search the wiki",
+      "Search the team's wiki pages (definitions, caveats, how-tos other agents and people left) "
+          + "by words. With connectionId, returns pages for every connection plus pages scoped to "
+          + "that connection. Read a page with wiki_read {key}.",
+      Schemas.object()
+          .put("properties", new JsonObject()
+              .put("query", Schemas.string("Words to look for").put("minLength", 1))
+              .put("connectionId", Schemas.string("Include pages scoped to this connection").put("minLength", 1))
+              .put("limit", Schemas.integer("Pages to return (default 10)", 1, 50).put("default", 10)))
+          .put("required", new JsonArray().add("query"))
+          .put("additionalProperties", false),
+      Schemas.listsOfObjects("pages"),
+      ToolSpec.readOnlyAnnotations("Search the wiki", true));
+
+  private final ConnectionDirectory directory;
+  private final DiscoverySource source;
+
+  public WikiSearchTool(ConnectionDirectory directory, DiscoverySource source) {
+    this.directory = directory;
+    this.source = source;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return SPEC;
+  }
+
+  @Override
+  public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
+    List<String> scope = directory.searchScope(args.getString("connectionId"), ctx.principal());
+    return Future.all(source.current(), source.pages()).map(both -> {
+      DiscoverySource.Built built = both.resultAt(0);
+      List<WikiPage> all = both.resultAt(1);
+      Map<String, WikiPage> byKey = all.stream().collect(Collectors.toMap(WikiPage::key, Function.identity()));
+      List<DiscoveryIndex.Hit> hits = built.index().search(args.getString("query"), scope, Set.of("wiki"),
+          args.getInteger("limit", 10));
+      JsonArray pages = new JsonArray();
+      StringBuilder text = new StringBuilder();
+      for (DiscoveryIndex.Hit h : hits) {
+        WikiPage p = byKey.get(h.entry().id());
+        if (p == null) {
+          continue; // removed since the index was built
+        }
+        pages.add(WikiReadTool.header(p).put("score", Math.round(h.score() * 10_000) / 10_000.0).put("snippet", h.snippet())
+            .put("matchedOn", h.matchedOn()));
+        text.append(p.key()).append(": ").append(p.title());
+        if (!p.summary().isEmpty()) {
+          text.append(" - ").append(p.summary());
+        }
+        text.append('\n');
+      }
+      if (pages.isEmpty()) {
+        text.append(all.isEmpty() ? "The wiki has no pages yet." : "No page matches; try other words.");
+      }
+      return ToolResult.of(new JsonObject().put("pages", pages), text.toString().trim());
+    });
+  }
+}

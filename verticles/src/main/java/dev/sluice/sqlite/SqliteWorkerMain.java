@@ -65,8 +65,8 @@ public final class SqliteWorkerMain {
         emit(out, query.run(job));
       } catch (OutOfMemoryError oom) {
         // the heap cap did its job; report, then exit so the pool starts a clean worker
-        emit(out, WorkerProtocol.error(job.getString("id"), "query_error",
-            "the query needed more memory than the SQLite worker's heap allows; aggregate or filter more"));
+        emit(out, WorkerProtocol.retiring(WorkerProtocol.error(job.getString("id"), "query_error",
+            "the query needed more memory than the SQLite worker's heap allows; aggregate or filter more")));
         System.exit(3);
       }
     }

@@ -157,12 +157,18 @@ final class SqliteWorkerPool {
       case "error" -> {
         running.remove(w);
         JsonObject details = line.copy();
-        for (String k : List.of("id", "type", "error_type", "message")) {
+        for (String k : List.of("id", "type", "error_type", "message", WorkerProtocol.RETIRING)) {
           details.remove(k);
         }
         job.result.tryFail(new SqlError(ErrorType.fromWire(line.getString("error_type", "query_error")),
             line.getString("message", "SQLite error"), details));
-        release(w);
+        if (line.getBoolean(WorkerProtocol.RETIRING, false)) {
+          // It is exiting on its own; its exit may not be seen yet, so no job may go to it. Killing
+          // it makes the exit (and so the replacement) prompt rather than wait on the JVM's teardown.
+          w.kill();
+        } else {
+          release(w);
+        }
       }
       default -> { }
     }

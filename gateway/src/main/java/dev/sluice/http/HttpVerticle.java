@@ -313,7 +313,7 @@ public final class HttpVerticle extends VerticleBase {
   private String openStream(HttpServerResponse response, String sessionId) {
     // unique across instances: one session may hold streams on several HTTP verticles
     String id = streamPrefix + (++streamSeq);
-    SseSink sink = new SseSink(response);
+    SseSink sink = new SseSink(response, context);
     streams.put(id, sink);
     metrics.sseOpened();
     response.closeHandler(v -> {

@@ -1,5 +1,6 @@
 package dev.sluice.http;
 
+import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -10,20 +11,34 @@ import java.util.ArrayDeque;
  * response is started are held; while the socket's write queue is full, events wait for drain; a
  * client that falls too far behind is disconnected (it can resume with Last-Event-ID, since the
  * session keeps a replay buffer) rather than growing memory without bound.
+ *
+ * <p>Writes are coalesced: an event is queued and one flush is scheduled on the event loop, so the
+ * headers, progress events, the result and the end of a call that arrive in one run of the loop
+ * leave in one socket write instead of one each (SSE flushes were 12 % of the event loops'
+ * time in the engines benchmark).
  */
 final class SseSink {
 
   /** Pending events allowed before a slow client is cut off. */
   static final int MAX_PENDING = 1_024;
+  /**
+   * A burst this long (a Last-Event-ID replay) is written at once rather than at the end of the
+   * loop's run, so only a client that really stops reading reaches {@link #MAX_PENDING}.
+   */
+  static final int WRITE_NOW_AT = 64;
 
   private final HttpServerResponse response;
+  /** The event loop that owns the response: flushes are scheduled on it. */
+  private final Context context;
   private final ArrayDeque<Buffer> pending = new ArrayDeque<>();
   private boolean started;
   private boolean endRequested;
   private boolean closed;
+  private boolean flushScheduled;
 
-  SseSink(HttpServerResponse response) {
+  SseSink(HttpServerResponse response, Context context) {
     this.response = response;
+    this.context = context;
   }
 
   HttpServerResponse response() {
@@ -40,10 +55,10 @@ final class SseSink {
         .putHeader("Cache-Control", "no-cache, no-transform")
         .putHeader("X-Accel-Buffering", "no")
         .setChunked(true);
-    // send the headers now: clients wait for them before reading a stream that may stay quiet
-    response.writeHead();
     response.drainHandler(v -> flush());
-    flush();
+    // the headers leave with the first events, or alone at the end of this run of the loop:
+    // clients wait for them before reading a stream that may stay quiet
+    scheduleFlush();
   }
 
   boolean started() {
@@ -76,7 +91,7 @@ final class SseSink {
     if (!started) {
       start();
     }
-    flush();
+    scheduleFlush();
   }
 
   boolean closed() {
@@ -99,19 +114,48 @@ final class SseSink {
       response.reset();
       return;
     }
-    flush();
+    if (pending.size() >= WRITE_NOW_AT) {
+      flush();
+    } else {
+      scheduleFlush();
+    }
+  }
+
+  private void scheduleFlush() {
+    if (!flushScheduled) {
+      flushScheduled = true;
+      context.runOnContext(v -> {
+        flushScheduled = false;
+        flush();
+      });
+    }
   }
 
   private void flush() {
     if (!started || closed) {
       return;
     }
-    while (!pending.isEmpty() && !response.writeQueueFull()) {
-      response.write(pending.removeFirst());
+    Buffer batch = null;
+    if (!pending.isEmpty() && !response.writeQueueFull()) {
+      batch = pending.removeFirst();
+      if (!pending.isEmpty()) {
+        batch = batch.copy();
+        while (!pending.isEmpty()) {
+          batch.appendBuffer(pending.removeFirst());
+        }
+      }
     }
     if (pending.isEmpty() && endRequested) {
       closed = true;
-      response.end();
+      if (batch == null) {
+        response.end();
+      } else {
+        response.end(batch);
+      }
+    } else if (batch != null) {
+      response.write(batch);
+    } else if (!response.headWritten()) {
+      response.writeHead();
     }
   }
 }

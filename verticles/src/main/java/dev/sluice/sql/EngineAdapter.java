@@ -20,8 +20,8 @@ public interface EngineAdapter {
   Future<Void> close();
 
   /**
-   * Leases a pooled connection and opens a READ ONLY transaction whose server-side deadline is
-   * {@code timeoutMs}.
+   * Leases a pooled connection and opens (or starts opening, see {@link Lease#opened}) a READ ONLY
+   * transaction whose server-side deadline is {@code timeoutMs}.
    */
   Future<Lease> lease(long timeoutMs);
 
@@ -72,8 +72,13 @@ public interface EngineAdapter {
   /** Pool counters for info. */
   JsonObject poolStats();
 
-  /** A leased connection with the engine's id of the backend serving it. */
-  record Lease(SqlConnection conn, long backendId) {}
+  /**
+   * A leased connection with the engine's id of the backend serving it. {@code opened} is the
+   * transaction start: an engine that pipelines may hand out the lease while it is still on the
+   * wire, so the first statement travels in the same round trip. Nothing that executes may run
+   * before {@code opened} succeeded.
+   */
+  record Lease(SqlConnection conn, long backendId, Future<Void> opened) {}
 
   /** What a probe learned. */
   record ServerInfo(String version, String flavour) {}

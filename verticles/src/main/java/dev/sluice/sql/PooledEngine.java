@@ -50,9 +50,11 @@ public abstract class PooledEngine implements EngineAdapter {
     return null;
   }
 
-  /** Opens the read-only, deadline-bound transaction on a fresh lease; yields the backend id. */
-  /** Opens the transaction of a lease: READ ONLY, or READ WRITE for a gated write. */
-  protected abstract Future<Long> openSession(SqlConnection conn, long timeoutMs, boolean write);
+  /**
+   * Opens the deadline-bound transaction of a fresh lease: READ ONLY, or READ WRITE for a gated
+   * write. Yields the lease; its {@link Lease#opened} may still be pending (PostgreSQL pipelines).
+   */
+  protected abstract Future<Lease> openSession(SqlConnection conn, long timeoutMs, boolean write);
 
   /** Asks the server for its version. */
   protected abstract Future<ServerInfo> detect(SqlConnection conn);
@@ -112,7 +114,6 @@ public abstract class PooledEngine implements EngineAdapter {
         .compose(conn -> {
           inUse++;
           return openSession(conn, timeoutMs, write)
-              .map(id -> new Lease(conn, id))
               .recover(err -> conn.close().transform(x -> {
                 inUse--;
                 return Future.<Lease>failedFuture(err);

@@ -52,7 +52,8 @@ final class ResultCollector {
     return cursor.read(want).compose(batch -> {
       accept(batch);
       if (truncated || !cursor.hasMore()) {
-        return cursor.close().otherwiseEmpty().map(v -> result());
+        // No Close of its own: the caller closes the statement, which ends the cursor with it.
+        return Future.succeededFuture(result());
       }
       return drain(cursor);
     });

@@ -8,6 +8,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.PreparedStatement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -116,15 +117,22 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
       ResultCollector collector, JsonObject params) {
     if (params != null) {
       // typed binding by SQL Client Templates: #{name} becomes $n / ?, the value is never spliced
-      return io.vertx.sqlclient.templates.SqlTemplate.forQuery(lease.conn(), sql).execute(params.getMap())
-          .map(collector::collect);
+      return lease.opened().compose(v -> io.vertx.sqlclient.templates.SqlTemplate.forQuery(lease.conn(), sql)
+          .execute(params.getMap())).map(collector::collect);
     }
     if (!engine.cursorReadable(sql)) {
-      return lease.conn().query(sql).execute().map(collector::collect);
+      return lease.opened().compose(v -> lease.conn().query(sql).execute()).map(collector::collect);
     }
-    return lease.conn().prepare(sql).compose(ps -> collector.drain(ps.cursor())
-        // Server-side statements outlive the lease (PG session, MySQL max_prepared_stmt_count).
-        .eventually(() -> ps.close().otherwiseEmpty()));
+    // Preparing executes nothing, so it may ride behind a transaction start still on the wire.
+    Future<PreparedStatement> prepared = lease.conn().prepare(sql);
+    return lease.opened()
+        .transform(open -> open.succeeded() ? prepared
+            : prepared.compose(PreparedStatement::close).transform(x -> Future.failedFuture(open.cause())))
+        .compose(ps -> collector.drain(ps.cursor())
+            // Server-side statements outlive the lease (PG session, MySQL max_prepared_stmt_count).
+            // Closing one also closes its cursor. Not awaited: the release's ROLLBACK queues
+            // behind it on the same connection, so both share one round trip.
+            .andThen(ar -> ps.close()));
   }
 
   private ConnectionConfig config(String connectionId) {
@@ -159,9 +167,9 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
           }
           q.lease = lease;
           Future<JsonObject> work = mode.equals("write")
-              ? write(engine, lease, sql, new ResultCollector(engine, maxRows, rows -> { }))
+              ? lease.opened().compose(v -> write(engine, lease, sql, new ResultCollector(engine, maxRows, rows -> { })))
               : mode.equals("explain")
-              ? explain(engine, lease, sql, req.getBoolean("analyze", false))
+              ? lease.opened().compose(v -> explain(engine, lease, sql, req.getBoolean("analyze", false)))
               : read(engine, lease, sql, new ResultCollector(engine, maxRows,
                   rows -> progress(req, queryId, "fetching", rows),
                   mode.equals("checksum") ? new RowChecksum(req.getInteger("floatDigits", 12)) : null),

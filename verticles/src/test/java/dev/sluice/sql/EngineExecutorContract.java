@@ -125,6 +125,11 @@ public abstract class EngineExecutorContract {
     return fail("expected a failure");
   }
 
+  /** Runs {@code sql} past the guard, for checks that read engine internals (see runUnguarded). */
+  protected static JsonObject unguarded(SqlExecutorVerticle v, String connectionId, String sql) throws Exception {
+    return v.runUnguarded(connectionId, sql).await(30, TimeUnit.SECONDS);
+  }
+
   protected static JsonObject q(String connectionId, String sql, int maxRows) {
     return SqlBus.queryRequest(connectionId, UUID.randomUUID().toString(), sql, maxRows);
   }

@@ -102,20 +102,21 @@ final class MySqlEngine extends PooledEngine {
   }
 
   @Override
-  protected Future<Long> openSession(SqlConnection conn, long timeoutMs, boolean write) {
+  protected Future<Lease> openSession(SqlConnection conn, long timeoutMs, boolean write) {
     Future<ServerInfo> info = serverInfo != null ? Future.succeededFuture(serverInfo)
         : detect(conn).onSuccess(i -> serverInfo = i);
-    return info.compose(i -> conn.query("SELECT CONNECTION_ID()").execute()
-        .compose(rs -> {
-          long id = rs.iterator().next().getLong(0);
-          String deadline = "mariadb".equals(i.flavour())
-              ? "SET SESSION max_statement_time = " + (timeoutMs / 1000.0)
-              : "SET SESSION max_execution_time = " + timeoutMs;
-          return conn.query(deadline).execute()
-              // the session is READ ONLY; a gated write overrides it for its one transaction
-              .compose(x -> conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute())
-              .map(x -> id);
-        }));
+    return info.compose(i -> {
+      String deadline = "mariadb".equals(i.flavour())
+          ? "SET SESSION max_statement_time = " + (timeoutMs / 1000.0)
+          : "SET SESSION max_execution_time = " + timeoutMs;
+      // One multi-statement round trip (the client does not pipeline separate ones); the server
+      // stops at the first failing statement and the whole query fails. The session is READ ONLY;
+      // a gated write overrides it for its one transaction.
+      return conn.query("SELECT CONNECTION_ID(); " + deadline + "; "
+              + (write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY")).execute()
+          // the transaction is open when the lease is handed out
+          .map(rs -> new Lease(conn, rs.iterator().next().getLong(0), Future.succeededFuture()));
+    });
   }
 
   @Override

@@ -60,11 +60,12 @@ final class PgEngine extends PooledEngine {
   }
 
   @Override
-  protected Future<Long> openSession(SqlConnection conn, long timeoutMs, boolean write) {
-    // One simple-protocol round trip; SET LOCAL dies with the ROLLBACK (or the write's COMMIT).
-    return conn.query("BEGIN TRANSACTION " + (write ? "READ WRITE" : "READ ONLY") + "; SET LOCAL statement_timeout = "
-            + timeoutMs).execute()
-        .map(rs -> (long) PgConnection.cast(conn).processId());
+  protected Future<Lease> openSession(SqlConnection conn, long timeoutMs, boolean write) {
+    // Not awaited: the client pipelines, so the statement's Parse follows this on the wire and the
+    // server applies both in order. SET LOCAL dies with the ROLLBACK (or the write's COMMIT).
+    Future<Void> opened = conn.query("BEGIN TRANSACTION " + (write ? "READ WRITE" : "READ ONLY")
+        + "; SET LOCAL statement_timeout = " + timeoutMs).execute().mapEmpty();
+    return Future.succeededFuture(new Lease(conn, PgConnection.cast(conn).processId(), opened));
   }
 
   @Override

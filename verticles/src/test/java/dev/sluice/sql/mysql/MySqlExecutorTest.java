@@ -8,11 +8,14 @@ import dev.sluice.sql.EngineExecutorContract;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.testing.TestDatabases;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.mysqlclient.MySQLBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 
 class MySqlExecutorTest extends EngineExecutorContract {
 
@@ -47,6 +50,20 @@ class MySqlExecutorTest extends EngineExecutorContract {
   @Override
   protected SqlExecutorVerticle verticle(List<ConnectionConfig> configs) {
     return new MySqlExecutorVerticle(configs);
+  }
+
+  /** The session set-up is one multi-statement round trip; each of its parts must still hold. */
+  @Test
+  void sessionSetupIsOneRoundTripThatStillSetsEverything() throws Exception {
+    SqlExecutorVerticle v = deploy(config("setup", 30_000, 1, 8));
+    boolean mariadb = count("SELECT VERSION() LIKE '%MariaDB%'") == 1;
+    // MySQL has neither @@in_transaction nor max_statement_time (its deadline is in milliseconds)
+    JsonObject r = unguarded(v, "setup", mariadb
+        ? "SELECT @@in_transaction AS tx, @@max_statement_time * 1000 AS deadline_ms"
+        : "SELECT 1 AS tx, @@max_execution_time AS deadline_ms");
+    JsonArray row = r.getJsonArray("rows").getJsonArray(0);
+    assertEquals(1, Integer.parseInt(String.valueOf(row.getValue(0))), "inside the START TRANSACTION: " + r);
+    assertEquals(30_000, Double.parseDouble(String.valueOf(row.getValue(1))), 0.5, "the call's deadline: " + r);
   }
 
   @Override

@@ -1,16 +1,21 @@
 package dev.sluice.sql.pg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.Driver;
 import dev.sluice.sql.EngineExecutorContract;
+import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.testing.TestDatabases;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.PoolOptions;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class PgExecutorTest extends EngineExecutorContract {
 
@@ -43,6 +48,32 @@ class PgExecutorTest extends EngineExecutorContract {
   @Override
   protected SqlExecutorVerticle verticle(List<ConnectionConfig> configs) {
     return new PgExecutorVerticle(configs);
+  }
+
+  /**
+   * The transaction start is pipelined with the statement's Parse: the statement must still run
+   * inside it (read only, the call's own deadline), and no prepared statement may outlive a call,
+   * whether it read everything, stopped at maxRows, or failed while executing.
+   */
+  @Test
+  void pipelinedLeaseRunsInsideItsTransactionAndLeavesNothingBehind() throws Exception {
+    SqlExecutorVerticle v = deploy(config("pipe", 30_000, 1, 8));
+    JsonObject settings = ok(q("pipe", "SELECT current_setting('transaction_read_only') AS ro,"
+        + " current_setting('statement_timeout') AS t, now() = statement_timestamp() AS single", 5)
+        .put("timeoutMs", 1_234));
+    assertEquals(new JsonArray().add("on").add("1234ms").add(false), settings.getJsonArray("rows").getJsonArray(0),
+        "read only, SET LOCAL deadline, and an explicit transaction (now() is its start, not the statement's)");
+
+    ok(q("pipe", "SELECT g FROM generate_series(1, 5) g", 100));
+    JsonObject cut = ok(q("pipe", "SELECT g FROM generate_series(1, 5000) g", 3));
+    assertTrue(cut.getBoolean("truncated"));
+    assertEquals(ErrorType.QUERY_ERROR, err(q("pipe", "SELECT 1 / (g - 3) FROM generate_series(1, 5) g", 10)).type());
+    assertEquals(ErrorType.SYNTAX_ERROR, err(q("pipe", "SELECT FROM WHERE", 10)).type());
+
+    // one pooled connection served every call above, so its session shows what they left
+    JsonObject left = unguarded(v, "pipe", "SELECT count(*) AS n FROM pg_prepared_statements");
+    assertEquals("1", String.valueOf(left.getJsonArray("rows").getJsonArray(0).getValue(0)),
+        "only the statement reading pg_prepared_statements itself: " + left);
   }
 
   @Override

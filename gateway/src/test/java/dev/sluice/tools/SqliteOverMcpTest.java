@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 /** The SQL tools over MCP on SQLite, where every query runs in a killable worker process. */
 class SqliteOverMcpTest extends SqlOverMcpContract {
 
+  private static final int POOL_SIZE = 3;
+
   private Path dir;
 
   @Override
@@ -25,7 +27,7 @@ class SqliteOverMcpTest extends SqlOverMcpContract {
       st.execute("INSERT INTO items WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 5000)"
           + " SELECT n, 'item ' || n FROM s");
     }
-    return new ConnectionConfig("db", Driver.SQLITE, null, db.toString(), null, null, "scratch", 3, 16,
+    return new ConnectionConfig("db", Driver.SQLITE, null, db.toString(), null, null, "scratch", POOL_SIZE, 16,
         deadlineMs, 1_000, 10_000);
   }
 
@@ -57,9 +59,26 @@ class SqliteOverMcpTest extends SqlOverMcpContract {
   /** Busy worker processes of the connection: a killed query frees its slot (and its process). */
   @Override
   protected int running(String marker) throws Exception {
-    JsonObject info = gw.gateway.vertx().eventBus()
+    return pool().getInteger("inUse");
+  }
+
+  /** All POOL_SIZE workers started and idle: the runaway takes one, the cheap call another. */
+  @Override
+  protected void awaitAllSlotsReady() throws Exception {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    JsonObject pool = pool();
+    while (pool.getInteger("size") < POOL_SIZE || pool.getInteger("inUse") > 0) {
+      if (System.nanoTime() > until) {
+        throw new AssertionError("the SQLite pool never got back to " + POOL_SIZE + " idle workers: " + pool);
+      }
+      Thread.sleep(50);
+      pool = pool();
+    }
+  }
+
+  private JsonObject pool() throws Exception {
+    return gw.gateway.vertx().eventBus()
         .<JsonObject>request(SqlBus.info(Driver.SQLITE), new JsonObject().put("connectionId", "db"))
-        .toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS).body();
-    return info.getJsonObject("pool").getInteger("inUse");
+        .toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS).body().getJsonObject("pool");
   }
 }

@@ -26,13 +26,13 @@ import java.util.Set;
  */
 public final class SlCompiler {
 
-  static final Set<String> OPS = Set.of("=", "!=", ">", ">=", "<", "<=", "in", "not_in", "contains", "is_null",
-      "is_not_null");
   static final Set<String> FANOUT_SAFE = Set.of("count_distinct", "min", "max");
 
   private final SemanticLayer layer;
   private final Dialect dialect;
   private final String schema;
+  /** The zone of the call being compiled: time dimensions are grouped and filtered in it. */
+  private SlTimeZone zone = SlTimeZone.UTC;
 
   /** @param schema prefix for table names (PostgreSQL scan schema), or null */
   public SlCompiler(SemanticLayer layer, Dialect dialect, String schema) {
@@ -42,15 +42,16 @@ public final class SlCompiler {
   }
 
   /** The compiled statement, its parameters and the metadata of each output field. */
-  public record Compiled(String sql, JsonObject params, JsonArray fields) {}
+  public record Compiled(String sql, JsonObject params, JsonArray fields, SlTimeZone zone) {}
 
   private record Dim(String source, SemanticSource.Dimension dim, String grain, String label) {}
 
   private record Meas(String source, SemanticSource.Measure measure, String label) {}
 
-  private record Filter(String source, SemanticSource.Dimension dim, String op, Object value) {}
+  private record Filter(SemanticSource.Dimension dim, String op, Object value) {}
 
   public Compiled compile(JsonObject q, int limit) {
+    zone = SlTimeZone.parse(q.getString("timezone"), dialect);
     List<Meas> measures = new ArrayList<>();
     for (Object m : q.getJsonArray("measures", new JsonArray())) {
       String name = m instanceof JsonObject o ? o.getString("name", o.getString("id")) : String.valueOf(m);
@@ -88,20 +89,10 @@ public final class SlCompiler {
     if (measures.isEmpty() && dims.isEmpty()) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "ask for at least one measure or dimension");
     }
-    List<Filter> filters = new ArrayList<>();
+    // each top-level AND part of each filter goes to the one source whose fields it reads
+    List<FilterExpression> conjuncts = new ArrayList<>();
     for (Object o : q.getJsonArray("filters", new JsonArray())) {
-      JsonObject f = (JsonObject) o;
-      String name = f.getString("field", f.getString("member", f.getString("dimension")));
-      String op = f.getString("op", f.getString("operator", "=")).toLowerCase(Locale.ROOT);
-      if (!OPS.contains(op)) {
-        throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter op '" + op + "' is not one of " + OPS);
-      }
-      String[] fd = field(name);
-      SemanticSource.Dimension dim = layer.sources().get(fd[0]).dimensions().get(fd[1]);
-      if (dim == null) {
-        throw unknown(name, "dimension (filters apply to dimensions)");
-      }
-      filters.add(new Filter(fd[0], dim, op, f.getValue("value")));
+      conjuncts.addAll(FilterExpression.of(o).conjuncts());
     }
     Map<String, List<String>> segments = new LinkedHashMap<>();
     for (Object s : q.getJsonArray("segments", new JsonArray())) {
@@ -116,9 +107,17 @@ public final class SlCompiler {
     JsonObject params = new JsonObject();
     Map<String, List<String>> where = new HashMap<>();
     segments.forEach((src, fs) -> fs.forEach(f -> where.computeIfAbsent(src, k -> new ArrayList<>()).add("(" + f + ")")));
-    for (int i = 0; i < filters.size(); i++) {
-      Filter f = filters.get(i);
-      where.computeIfAbsent(f.source(), k -> new ArrayList<>()).add(predicate(f, "f" + i, params));
+    for (int i = 0; i < conjuncts.size(); i++) {
+      FilterExpression f = conjuncts.get(i);
+      Set<String> sources = new LinkedHashSet<>();
+      f.fields().forEach(name -> sources.add(field(name)[0]));
+      if (sources.size() > 1) {
+        throw new SqlError(ErrorType.INVALID_ARGUMENT, "a filter condition joined by OR or NOT reads " + sources
+            + ": each such condition must stay within one source (it filters that source's rows); split it, or "
+            + "combine the conditions with AND").with("rule", "filter_expression");
+      }
+      where.computeIfAbsent(sources.iterator().next(), k -> new ArrayList<>())
+          .add(render(f, "f" + i, new int[1], params));
     }
 
     // group measures by source; a dimension-only query reads the first dimension's source
@@ -135,7 +134,8 @@ public final class SlCompiler {
     }
     JsonArray fields = new JsonArray();
     dims.forEach(d -> fields.add(new JsonObject().put("name", d.label()).put("kind", "dimension")
-        .put("type", d.dim().type()).put("granularity", d.grain())));
+        .put("type", d.dim().type()).put("granularity", d.grain())
+        .put("timezone", d.grain() == null ? null : zone.name())));
     measures.forEach(m -> fields.add(new JsonObject().put("name", m.label()).put("kind", "measure")
         .put("agg", m.measure().agg()).put("format", m.measure().format())));
 
@@ -165,7 +165,7 @@ public final class SlCompiler {
       body = b.toString();
     }
     String order = orderBy(q, dims, measures);
-    return new Compiled(body + order + " LIMIT " + limit, params, fields);
+    return new Compiled(body + order + " LIMIT " + limit, params, fields, zone);
   }
 
   private static int indexOf(Map<String, List<Meas>> groups, String source) {
@@ -304,6 +304,7 @@ public final class SlCompiler {
     if (d.grain() == null) {
       return col;
     }
+    col = zone.local(dialect, col);
     return switch (dialect) {
       case POSTGRES -> "CAST(date_trunc('" + d.grain() + "', " + col + ") AS date)";
       case MYSQL -> switch (d.grain()) {
@@ -330,8 +331,32 @@ public final class SlCompiler {
     };
   }
 
+  /** SQL for one filter condition, its values bound as {@code #{<prefix>_<n>}} parameters. */
+  private String render(FilterExpression f, String prefix, int[] seq, JsonObject params) {
+    if (f instanceof FilterExpression.All a) {
+      return "(" + String.join(" AND ", a.parts().stream().map(p -> render(p, prefix, seq, params)).toList()) + ")";
+    }
+    if (f instanceof FilterExpression.Any a) {
+      return "(" + String.join(" OR ", a.parts().stream().map(p -> render(p, prefix, seq, params)).toList()) + ")";
+    }
+    if (f instanceof FilterExpression.Not n) {
+      return "NOT " + render(n.inner(), prefix, seq, params);
+    }
+    FilterExpression.Condition c = (FilterExpression.Condition) f;
+    String[] fd = field(c.field());
+    SemanticSource.Dimension dim = layer.sources().get(fd[0]).dimensions().get(fd[1]);
+    if (dim == null) {
+      throw unknown(c.field(), "dimension (filters apply to dimensions)");
+    }
+    return "(" + predicate(new Filter(dim, c.op(), c.value()), prefix + "_" + seq[0]++, params) + ")";
+  }
+
   private String predicate(Filter f, String param, JsonObject params) {
     String col = f.dim().expr() != null ? f.dim().expr() : quote(f.dim().column());
+    boolean time = "time".equals(f.dim().type());
+    // a time is compared as the wall-clock time of the call's zone, like its grouping
+    String lhs = !time ? col : dialect == Dialect.SQLITE && zone.utc() ? "datetime(" + col + ")"
+        : zone.local(dialect, col);
     switch (f.op()) {
       case "is_null":
         return col + " IS NULL";
@@ -344,21 +369,49 @@ public final class SlCompiler {
         }
         List<String> ps = new ArrayList<>();
         for (int i = 0; i < values.size(); i++) {
-          params.put(param + "_" + i, values.getValue(i));
-          ps.add("#{" + param + "_" + i + "}");
+          ps.add(bind(param + "_" + i, values.getValue(i), time, params));
         }
-        return col + (f.op().equals("in") ? " IN (" : " NOT IN (") + String.join(", ", ps) + ")";
+        return lhs + (f.op().equals("in") ? " IN (" : " NOT IN (") + String.join(", ", ps) + ")";
       }
       case "contains":
-        params.put(param, "%" + f.value() + "%");
-        return col + " LIKE #{" + param + "}";
+        // the value is matched as it is: its own % and _ are escaped, not wildcards
+        params.put(param, "%" + String.valueOf(f.value()).replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+        return col + " LIKE #{" + param + "} ESCAPE '!'";
+      case "like":
+      case "not_like":
+        if (!(f.value() instanceof String)) {
+          throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter " + f.op() + " on " + f.dim().name()
+              + " needs a text pattern");
+        }
+        params.put(param, f.value());
+        return col + (f.op().equals("like") ? " LIKE #{" : " NOT LIKE #{") + param + "}";
       default:
         if (f.value() == null) {
           throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter on " + f.dim().name() + " needs a value");
         }
-        params.put(param, f.value());
-        return col + " " + (f.op().equals("!=") ? "<>" : f.op()) + " #{" + param + "}";
+        return lhs + " " + (f.op().equals("!=") ? "<>" : f.op()) + " " + bind(param, f.value(), time, params);
     }
+  }
+
+  /**
+   * The placeholder for one value. A time value arrives as text ('2024-01-31', '2024-01-31 12:00');
+   * the engine converts it, since the drivers will not bind text to a timestamp parameter.
+   */
+  private String bind(String param, Object value, boolean time, JsonObject params) {
+    if (!time) {
+      params.put(param, value);
+      return "#{" + param + "}";
+    }
+    if (!(value instanceof String)) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "a time filter takes a date or timestamp as text, e.g. "
+          + "'2024-01-31' or '2024-01-31 12:00:00'; got " + value);
+    }
+    params.put(param, value);
+    return switch (dialect) {
+      case POSTGRES -> "CAST(CAST(#{" + param + "} AS text) AS timestamp)";
+      case MYSQL -> "CAST(#{" + param + "} AS DATETIME)";
+      case SQLITE -> "datetime(#{" + param + "})";
+    };
   }
 
   private String orderBy(JsonObject q, List<Dim> dims, List<Meas> ms) {

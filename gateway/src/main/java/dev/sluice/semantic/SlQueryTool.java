@@ -16,7 +16,11 @@ import dev.sluice.tools.ResultText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import dev.sluice.sql.Driver;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * sl_query: measures by dimensions from the semantic layer, compiled to the connection's dialect
@@ -37,17 +41,26 @@ public final class SlQueryTool implements Tool {
               .put("connectionId", new JsonObject().put("type", "string").put("minLength", 1))
               .put("measures", new JsonObject().put("type", "array"))
               .put("dimensions", new JsonObject().put("type", "array"))
-              .put("filters", new JsonObject().put("type", "array"))
+              .put("filters", new JsonObject().put("type", "array").put("description",
+                  "Conditions on dimensions, all of which must hold: {field, op, value} objects (op: =, !=, <, <=, >, "
+                  + ">=, in, not_in, contains, like, not_like, is_null, is_not_null) or expression strings such as "
+                  + "\"orders.status IN ('paid', 'shipped') AND orders.ordered_at >= '2024-01-01'\" "
+                  + "(comparisons with literal values, BETWEEN, LIKE, IS NULL, AND, OR, NOT; values are bound, never "
+                  + "spliced)"))
               .put("segments", new JsonObject().put("type", "array"))
               .put("order_by", new JsonObject().put("type", "array"))
               .put("limit", new JsonObject().put("type", "integer").put("minimum", 1))
-              .put("timezone", new JsonObject().put("type", "string")))
+              .put("timezone", new JsonObject().put("type", "string").put("description",
+                  "Zone to group and filter time dimensions in: UTC (default), an offset such as +05:30, or an "
+                  + "IANA name such as Europe/Berlin (PostgreSQL; MySQL/MariaDB with time-zone tables)")))
           .put("additionalProperties", false),
       new JsonObject().put("type", "object"),
       ToolSpec.readOnlyAnnotations("Query the semantic layer", true));
 
   private final ConnectionDirectory directory;
   private final SemanticLayers layers;
+  /** "connectionId zone" pairs the MySQL/MariaDB server converted: asked once each. */
+  private final Set<String> knownZones = ConcurrentHashMap.newKeySet();
 
   public SlQueryTool(ConnectionDirectory directory, SemanticLayers layers) {
     this.directory = directory;
@@ -75,27 +88,52 @@ public final class SlQueryTool implements Tool {
   @Override
   public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
     ConnectionConfig c = connection(directory, args.getString("connectionId"), ctx.principal());
-    if (args.getString("timezone") != null && !"UTC".equalsIgnoreCase(args.getString("timezone"))) {
-      throw new SqlError(ErrorType.INVALID_ARGUMENT, "timezone: only UTC is supported (timestamps are grouped as "
-          + "stored)");
-    }
     int limit = Math.min(args.getInteger("limit", c.maxRowsDefault()), c.maxRowsCeiling());
     ctx.progress(0, null, "compiling");
-    return layers.of(c.id()).compose(layer -> {
-      String schema = c.schemas().isEmpty() || c.driver() != dev.sluice.sql.Driver.POSTGRES ? null : c.schemas().get(0);
-      SlCompiler.Compiled q = new SlCompiler(layer, Dialect.of(c.driver()), schema).compile(args, limit);
-      ctx.progress(1, null, "generating SQL");
-      directory.policy().check(ctx.principal(), c, TemplateSql.forGuard(q.sql()), null);
-      JsonObject request = SqlBus.queryRequest(c.id(), null, q.sql(), limit);
-      if (!q.params().isEmpty()) {
-        request.put("params", q.params());
-      }
-      ctx.progress(2, null, "executing");
-      return ExecutorClient.execute(c, request, ctx, directory.limits(), p -> { }).map(r -> {
-        ctx.progress(3, null, "fetched " + r.getInteger("rowCount", 0) + " rows");
-        r.put("connectionId", c.id()).put("sql", q.sql()).put("parameters", q.params()).put("fields", q.fields());
-        return ToolResult.of(r, ResultText.render(r) + "\n\nSQL: " + q.sql());
-      });
-    });
+    String schema = c.schemas().isEmpty() || c.driver() != Driver.POSTGRES ? null : c.schemas().get(0);
+    return layers.of(c.id())
+        // off the event loop: filter expressions go through a SQL parser
+        .compose(layer -> ctx.vertx().executeBlocking(() -> new SlCompiler(layer, Dialect.of(c.driver()), schema)
+            .compile(args, limit), false))
+        .compose(q -> zoneKnown(c, q.zone(), ctx).map(v -> q))
+        .compose(q -> {
+          ctx.progress(1, null, "generating SQL");
+          directory.policy().check(ctx.principal(), c, TemplateSql.forGuard(q.sql()), null);
+          JsonObject request = SqlBus.queryRequest(c.id(), null, q.sql(), limit);
+          if (!q.params().isEmpty()) {
+            request.put("params", q.params());
+          }
+          ctx.progress(2, null, "executing");
+          return ExecutorClient.execute(c, request, ctx, directory.limits(), p -> { }).map(r -> {
+            ctx.progress(3, null, "fetched " + r.getInteger("rowCount", 0) + " rows");
+            r.put("connectionId", c.id()).put("sql", q.sql()).put("parameters", q.params()).put("fields", q.fields())
+                .put("timezone", q.zone().name());
+            return ToolResult.of(r, ResultText.render(r) + "\n\nSQL: " + q.sql());
+          });
+        });
+  }
+
+  /**
+   * A named zone on MySQL/MariaDB needs the server's time-zone tables; without them CONVERT_TZ
+   * answers NULL and every row would group under NULL, so ask the server once per zone first.
+   */
+  private Future<Void> zoneKnown(ConnectionConfig c, SlTimeZone zone, ToolContext ctx) {
+    if (!zone.named() || c.driver() != Driver.MYSQL || knownZones.contains(c.id() + " " + zone.name())) {
+      return Future.succeededFuture();
+    }
+    JsonObject probe = SqlBus.queryRequest(c.id(), UUID.randomUUID().toString(),
+        "SELECT CONVERT_TZ('2000-01-01 00:00:00', '+00:00', #{zone}) AS converted", 1)
+        .put("params", new JsonObject().put("zone", zone.name()));
+    return ctx.vertx().eventBus().<JsonObject>request(SqlBus.execute(c.driver()), probe)
+        .compose(m -> {
+          if (m.body().getJsonArray("rows").getJsonArray(0).getValue(0) == null) {
+            return Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT, "timezone '" + zone.name()
+                + "': the server of connection '" + c.id() + "' has no time-zone tables loaded (mysql_tzinfo_to_sql),"
+                + " so it cannot convert to named zones; give a fixed offset such as +01:00, or ask the operator"
+                + " to load them").with("rule", "timezone"));
+          }
+          knownZones.add(c.id() + " " + zone.name());
+          return Future.<Void>succeededFuture();
+        });
   }
 }

@@ -81,6 +81,22 @@ class SemanticLayerOverMcpTest {
     };
   }
 
+  private static String month(String conn, String col) {
+    return switch (conn) {
+      case "pg" -> "CAST(date_trunc('month', " + col + ") AS date)";
+      case "my" -> "CAST(DATE_FORMAT(" + col + ", '%Y-%m-01') AS DATE)";
+      default -> "strftime('%Y-%m-01', " + col + ")";
+    };
+  }
+
+  private static String shifted(String conn, String col, int minutes) {
+    return switch (conn) {
+      case "pg" -> "(" + col + " + INTERVAL '" + minutes + " minutes')";
+      case "my" -> "DATE_ADD(" + col + ", INTERVAL " + minutes + " MINUTE)";
+      default -> "datetime(" + col + ", '+" + minutes + " minutes')";
+    };
+  }
+
   /** A question: the sl_query, the hand-written SQL, and whether to compare the measure columns only. */
   private record Question(String what, JsonObject query, Function<String, String> sql, boolean measuresOnly) {}
 
@@ -151,6 +167,30 @@ class SemanticLayerOverMcpTest {
         .add("customers.customer_count")).put("dimensions", new JsonArray().add(new JsonObject()
             .put("dimension", "customers.created_at").put("granularity", "year"))),
         c -> "SELECT " + year(c, "created_at") + ", count(*) FROM " + t(c, "customers") + " GROUP BY 1", true));
+    // filters written as restricted expressions: parsed, checked against the layer, values bound
+    qs.add(new Question("revenue of paid or shipped orders of 100 EUR or more since 2024 (expression)",
+        q("orders.revenue", null).put("filters", new JsonArray()
+            .add("orders.status IN ('paid', 'shipped') AND orders.total >= 100 AND orders.ordered_at >= '2024-01-01'")),
+        c -> "SELECT sum(total) FROM " + t(c, "orders") + " WHERE status IN ('paid', 'shipped') AND total >= 100 AND "
+            + (c.equals("lite") ? "datetime(ordered_at) >= datetime('2024-01-01')" : "ordered_at >= '2024-01-01'"), false));
+    qs.add(new Question("cancelled or refunded orders per country (OR expression + structured filter)",
+        q("orders.order_count", "customers.country").put("filters", new JsonArray()
+            .add("(orders.status = 'cancelled' OR orders.status = 'refunded')")
+            .add(new JsonObject().put("field", "customers.segment").put("op", "!=").put("value", "enterprise"))),
+        c -> "SELECT cu.country, count(*) FROM " + t(c, "orders") + " o JOIN " + t(c, "customers")
+            + " cu ON cu.id = o.customer_id WHERE o.status IN ('cancelled', 'refunded') AND cu.segment <> 'enterprise'"
+            + " GROUP BY cu.country", false));
+    qs.add(new Question("units of mid-priced products outside Books (BETWEEN, NOT, <>)",
+        q("order_items.units_sold", null).put("filters", new JsonArray()
+            .add("products.price BETWEEN 20 AND 80.5 AND NOT products.category = 'Books'")),
+        c -> "SELECT sum(i.quantity) FROM " + t(c, "order_items") + " i JOIN " + t(c, "products")
+            + " p ON p.id = i.product_id WHERE p.price BETWEEN 20 AND 80.5 AND p.category <> 'Books'", false));
+    // a fixed offset shifts orders near midnight at month ends into the next month on every engine
+    qs.add(new Question("orders per month at +05:30", new JsonObject().put("measures", new JsonArray()
+        .add("orders.order_count")).put("dimensions", new JsonArray().add(new JsonObject()
+            .put("dimension", "orders.ordered_at").put("granularity", "month"))).put("timezone", "+05:30"),
+        c -> "SELECT " + month(c, shifted(c, "ordered_at", 330)) + ", count(*) FROM " + t(c, "orders") + " GROUP BY 1",
+        false));
     // fan-out: revenue and units by country, each summed over its own rows (not once per order line)
     qs.add(new Question("revenue and units sold by customer country", q("orders.revenue,order_items.units_sold",
         "customers.country"),
@@ -299,5 +339,89 @@ class SemanticLayerOverMcpTest {
         .getJsonObject("result").getJsonObject("structuredContent");
     assertTrue(source.getJsonArray("measures").encode().contains("orders.revenue"));
     assertTrue(source.getJsonArray("joins").encode().contains("customers"));
+  }
+
+  @Test
+  void filterExpressionsBindTheirValuesAndRefuseAnythingButComparisons() throws Exception {
+    McpHttpClient c = gw.client();
+    c.initialize(ProtocolRevision.LATEST);
+    for (String conn : List.of("lite", "pg", "my")) {
+      // a quote inside the literal stays data: no row has that status, and the table is intact
+      JsonObject injected = sl(c, conn, "orders.status = 'x'' OR 1=1 --'");
+      assertFalse(injected.getBoolean("isError"), injected.encode());
+      JsonObject s = injected.getJsonObject("structuredContent");
+      assertEquals("0", String.valueOf(s.getJsonArray("rows").getJsonArray(0).getValue(0)), s.encode());
+      assertEquals("x' OR 1=1 --", s.getJsonObject("parameters").getString("f0_0"), s.encode());
+      assertFalse(s.getString("sql").contains("1=1"), s.getString("sql"));
+    }
+    String[][] refused = {
+        {"lower(orders.status) = 'paid'", "one side must be a field"},
+        {"orders.status = (SELECT max(status) FROM orders)", "is not a literal value"},
+        {"orders.total > orders.order_count", "is not a literal value"},
+        {"orders.status = 'paid' OR customers.country = 'Germany'", "must stay within one source"},
+        {"orders.stauts = 'paid'", "did you mean orders.status"},
+        {"orders.status = 'paid'; DROP TABLE orders", "cannot read filter expression"},
+        {"orders.status ~ 'p.*'", "is not allowed"},
+        {"EXISTS (SELECT 1 FROM orders)", "is not allowed"},
+    };
+    for (String[] r : refused) {
+      JsonObject res = sl(c, "lite", r[0]);
+      assertTrue(res.getBoolean("isError"), r[0] + " -> " + res.encode());
+      JsonObject err = res.getJsonObject("structuredContent");
+      assertEquals("invalid_argument", err.getString("error_type"), r[0] + " -> " + err.encode());
+      assertTrue(err.getString("message").contains(r[1]), r[0] + " -> " + err.getString("message"));
+    }
+  }
+
+  private static JsonObject sl(McpHttpClient c, String conn, String filter) throws Exception {
+    return c.callTool("sl_query", new JsonObject().put("connectionId", conn)
+        .put("measures", new JsonArray().add("orders.order_count"))
+        .put("filters", new JsonArray().add(filter))).getJsonObject("result");
+  }
+
+  @Test
+  void namedTimeZonesFollowDaylightSavingOnPostgresAndAreRefusedWhereTheEngineCannot() throws Exception {
+    McpHttpClient c = gw.client();
+    c.initialize(ProtocolRevision.LATEST);
+    JsonObject byDay = new JsonObject().put("connectionId", "pg")
+        .put("measures", new JsonArray().add("orders.order_count"))
+        .put("dimensions", new JsonArray().add(new JsonObject().put("dimension", "orders.ordered_at")
+            .put("granularity", "day")))
+        .put("filters", new JsonArray().add("orders.ordered_at BETWEEN '2024-03-01' AND '2024-03-20'"))
+        .put("timezone", "America/New_York").put("limit", 1000);
+    JsonObject r = c.callTool("sl_query", byDay).getJsonObject("result");
+    assertFalse(r.getBoolean("isError"), r.encode());
+    JsonObject s = r.getJsonObject("structuredContent");
+    assertEquals("America/New_York", s.getString("timezone"));
+    // the wall-clock time in New York: UTC-5 before 10 March 2024, UTC-4 after; filtered in that zone too
+    String local = "(ordered_at AT TIME ZONE 'UTC' AT TIME ZONE 'America/New_York')";
+    JsonObject hand = c.callTool("sql_execution", new JsonObject().put("connectionId", "pg").put("maxRows", 1000)
+        .put("sql", "SELECT CAST(date_trunc('day', " + local + ") AS date), count(*) FROM " + t("pg", "orders")
+            + " WHERE " + local + " BETWEEN '2024-03-01' AND '2024-03-20' GROUP BY 1"))
+        .getJsonObject("result").getJsonObject("structuredContent");
+    assertEquals(normalized(hand.getJsonArray("rows"), false, 1), normalized(s.getJsonArray("rows"), false, 1),
+        s.getString("sql"));
+    JsonObject utc = c.callTool("sl_query", byDay.copy().put("timezone", "UTC")).getJsonObject("result")
+        .getJsonObject("structuredContent");
+    assertFalse(normalized(utc.getJsonArray("rows"), false, 1).equals(normalized(s.getJsonArray("rows"), false, 1)),
+        "grouping in New York differs from grouping in UTC");
+
+    JsonObject lite = c.callTool("sl_query", byDay.copy().put("connectionId", "lite")).getJsonObject("result")
+        .getJsonObject("structuredContent");
+    assertEquals("timezone", lite.getString("rule"), lite.encode());
+    assertTrue(lite.getString("message").contains("fixed offset"), lite.encode());
+    JsonObject bogus = c.callTool("sl_query", byDay.copy().put("timezone", "Mars/Olympus")).getJsonObject("result")
+        .getJsonObject("structuredContent");
+    assertTrue(bogus.getString("message").contains("neither an IANA zone name"), bogus.encode());
+
+    // MariaDB converts named zones only with its time-zone tables loaded: answer either way, never NULL groups
+    JsonObject my = c.callTool("sl_query", byDay.copy().put("connectionId", "my")).getJsonObject("result");
+    if (my.getBoolean("isError")) {
+      assertTrue(my.getJsonObject("structuredContent").getString("message").contains("no time-zone tables"),
+          my.encode());
+    } else {
+      assertEquals(normalized(hand.getJsonArray("rows"), false, 1),
+          normalized(my.getJsonObject("structuredContent").getJsonArray("rows"), false, 1));
+    }
   }
 }

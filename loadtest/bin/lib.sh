@@ -3,7 +3,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-JAR="$ROOT/gateway/target/sluice.jar"
+# SLUICE_JAR runs another build of the gateway (ab.sh compares two)
+JAR="${SLUICE_JAR:-$ROOT/gateway/target/sluice.jar}"
 RESULTS="${RESULTS:-$ROOT/loadtest/results}"
 GW_PID=""
 GW_URL=""

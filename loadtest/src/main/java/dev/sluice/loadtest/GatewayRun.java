@@ -73,6 +73,16 @@ public final class GatewayRun {
         g.put("cpuMicrosPerCall", Math.round(cpu * 1e6 / calls * 10) / 10.0);
       }
     }
+    JsonObject t0 = before.getJsonObject("threadCpuSeconds");
+    JsonObject t1 = after.getJsonObject("threadCpuSeconds");
+    if (t0 != null && t1 != null && calls > 0) {
+      JsonObject perCall = new JsonObject();
+      for (String kind : t1.fieldNames()) {
+        double seconds = t1.getDouble(kind) - t0.getDouble(kind, 0.0);
+        perCall.put(kind, Math.round(seconds * 1e6 / calls * 10) / 10.0);
+      }
+      g.put("threadCpuMicrosPerCall", perCall);
+    }
     return g;
   }
 }

@@ -81,6 +81,11 @@ final class TextSummary {
           g.getValue("cpuSeconds", "?"), g.getValue("cpuMicrosPerCall", "?"), g.getString("cpuSource", "n/a"),
           mb(g.getJsonObject("before").getDouble("heapBytes")), mb(g.getJsonObject("after").getDouble("heapBytes")),
           r.getValue("generatorCpuSeconds", "?")));
+      JsonObject t = g.getJsonObject("threadCpuMicrosPerCall");
+      if (t != null) {
+        b.append(String.format(Locale.ROOT, "  gateway µs/call by thread: event loops %s, JIT compiler %s, GC %s, other %s%n",
+            t.getValue("eventLoops"), t.getValue("jit"), t.getValue("gc"), t.getValue("other")));
+      }
     }
   }
 

@@ -14,6 +14,19 @@ import org.junit.jupiter.api.Test;
 class LoadUnitsTest {
 
   @Test
+  void gatewayThreadsAreSortedIntoKindsByTheirKernelNames() {
+    // /proc keeps 15 characters of a thread's name
+    assertEquals("eventLoops", GatewayProbe.threadKind("vert.x-eventloo"));
+    assertEquals("jit", GatewayProbe.threadKind("C2 CompilerThre"));
+    assertEquals("jit", GatewayProbe.threadKind("C1 CompilerThre"));
+    assertEquals("gc", GatewayProbe.threadKind("GC Thread#1"));
+    assertEquals("gc", GatewayProbe.threadKind("G1 Conc#0"));
+    assertEquals("gc", GatewayProbe.threadKind("VM Thread"));
+    assertEquals("other", GatewayProbe.threadKind("sluice-audit"));
+    assertEquals("other", GatewayProbe.threadKind("vert.x-worker-t"));
+  }
+
+  @Test
   void sseParserHandlesSplitChunksAndCrLf() {
     List<String> got = new ArrayList<>();
     SseParser p = new SseParser((id, data) -> got.add(id + "|" + data));

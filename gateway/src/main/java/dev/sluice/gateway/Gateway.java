@@ -7,6 +7,7 @@ import dev.sluice.mcp.McpBus;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.demo.DemoDataset;
+import dev.sluice.semantic.DemoLayer;
 import dev.sluice.http.HttpVerticle;
 import dev.sluice.mcp.McpFeatures;
 import dev.sluice.mcp.SessionShardVerticle;
@@ -37,14 +38,19 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: one running gateway node. Deploys the executors, the catalog, the ingest
  * runner, the session shards and the HTTP verticles, in that order, and undeploys them on {@link #stop()}.
  */
 public final class Gateway {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
 
   public static final String VERSION = Gateway.class.getPackage().getImplementationVersion() != null
       ? Gateway.class.getPackage().getImplementationVersion() : "0.1.0-SNAPSHOT";
@@ -213,7 +219,15 @@ public final class Gateway {
     if (!config.demo()) {
       return Future.succeededFuture();
     }
-    return vertx.executeBlocking(() -> DemoDataset.ensureSqlite(config.stateDir())).mapEmpty();
+    return vertx.executeBlocking(() -> {
+      DemoDataset.ensureSqlite(config.stateDir());
+      List<String> layer = DemoLayer.installIfAbsent(config.stateDir());
+      if (!layer.isEmpty()) {
+        LOG.info("installed the demo's example semantic layer in {}: {}",
+            config.stateDir().resolve("semantic/demo"), layer);
+      }
+      return null;
+    }).mapEmpty();
   }
 
   /**

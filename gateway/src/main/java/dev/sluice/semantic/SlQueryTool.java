@@ -92,6 +92,16 @@ public final class SlQueryTool implements Tool {
     ctx.progress(0, null, "compiling");
     String schema = c.schemas().isEmpty() || c.driver() != Driver.POSTGRES ? null : c.schemas().get(0);
     return layers.of(c.id())
+        .map(layer -> {
+          if (layer.sources().isEmpty()) {
+            throw new SqlError(ErrorType.NOT_FOUND, "connection '" + c.id() + "' has no semantic layer"
+                + (layer.problems().isEmpty() ? "" : " (every source is disabled: " + layer.problems() + ")")
+                + "; an operator adds source YAML files under semantic/" + c.id() + "/ in the state directory, or"
+                + " an agent ingests one with memory_ingest (docs/semantic.md). Meanwhile sql_execution answers"
+                + " the question in SQL.").with("problems", new JsonArray(layer.problems()));
+          }
+          return layer;
+        })
         // off the event loop: filter expressions go through a SQL parser
         .compose(layer -> ctx.vertx().executeBlocking(() -> new SlCompiler(layer, Dialect.of(c.driver()), schema)
             .compile(args, limit), false))

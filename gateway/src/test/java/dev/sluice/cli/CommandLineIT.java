@@ -108,6 +108,14 @@ class CommandLineIT {
       assertEquals(200, health.statusCode());
       assertTrue(health.body().contains("\"uptimeMs\""), health.body());
       assertTrue(Files.exists(dir.resolve("st/demo.sqlite")), "the demo database is generated on first start");
+      // and the example semantic layer comes out of the jar, so sl_query answers on a first start
+      dev.sluice.testing.McpHttpClient c = new dev.sluice.testing.McpHttpClient(url);
+      c.initialize(dev.sluice.mcp.ProtocolRevision.LATEST);
+      io.vertx.core.json.JsonObject sl = c.callTool("sl_query", new io.vertx.core.json.JsonObject()
+          .put("connectionId", "demo").put("measures", new io.vertx.core.json.JsonArray().add("orders.order_count"))
+          .put("filters", new io.vertx.core.json.JsonArray().add("orders.status = 'shipped'"))).getJsonObject("result");
+      assertFalse(sl.getBoolean("isError"), sl.encode());
+      assertTrue(Files.exists(dir.resolve("st/semantic/demo/orders.yaml")));
     } finally {
       List<ProcessHandle> workers = sqliteWorkers(p);
       p.destroy();

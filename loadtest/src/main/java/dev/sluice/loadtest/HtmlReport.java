@@ -171,6 +171,13 @@ public final class HtmlReport {
     b.append("<tr><th>CPU during run</th><td>").append(g.getValue("cpuSeconds") == null ? "n/a"
         : num(g.getDouble("cpuSeconds")) + " s").append("</td></tr>");
     b.append("<tr><th>CPU source</th><td>").append(esc(g.getString("cpuSource", "n/a"))).append("</td></tr>");
+    JsonObject t = g.getJsonObject("threadCpuMicrosPerCall");
+    if (t != null) {
+      b.append("<tr><th>CPU per call by thread</th><td>event loops ").append(num(t.getDouble("eventLoops")))
+          .append(" µs · JIT compiler ").append(num(t.getDouble("jit"))).append(" µs · GC ")
+          .append(num(t.getDouble("gc"))).append(" µs · other ").append(num(t.getDouble("other")))
+          .append(" µs</td></tr>");
+    }
     b.append("<tr><th>Heap before → after (peak)</th><td>")
         .append(TextSummary.mb(g.getJsonObject("before").getDouble("heapBytes"))).append(" → ")
         .append(TextSummary.mb(g.getJsonObject("after").getDouble("heapBytes"))).append(" MB (")
@@ -245,7 +252,7 @@ public final class HtmlReport {
         .append("</figure><figure><figcaption>Throughput vs concurrent agents (log scale)</figcaption>")
         .append(SvgChart.lines("agents", "calls/s", tput, true, false)).append("</figure></div>");
     b.append("<table class='data'><thead><tr><th>Agents</th><th>Calls</th><th>Calls/s</th><th>p50</th><th>p90</th>")
-        .append("<th>p99</th><th>max</th><th>Unexpected errors</th><th>Session setup p99</th><th>CPU µs/call</th>")
+        .append("<th>p99</th><th>max</th><th>Unexpected errors</th><th>Session setup p99</th><th>CPU per call <span class=\"unit\">µs</span></th>")
         .append("</tr></thead><tbody>");
     for (JsonObject r : gw) {
       JsonObject l = r.getJsonObject("latencyMs");
@@ -349,6 +356,7 @@ public final class HtmlReport {
       table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
       table.data th,table.data td{padding:6px 10px;border-bottom:1px solid var(--line);text-align:right}
       table.data th:first-child,table.data td:first-child{text-align:left}
+      .unit{text-transform:none}
       table.data thead th{font-size:11px;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);
       border-bottom:2px solid var(--line)}table.data tr.total td{font-weight:650;border-top:2px solid var(--line)}
       table.kv th{text-align:left;font-weight:500;color:var(--muted);padding:4px 12px 4px 0}

@@ -48,8 +48,6 @@ public final class SlCompiler {
 
   private record Meas(String source, SemanticSource.Measure measure, String label) {}
 
-  private record Filter(SemanticSource.Dimension dim, String op, Object value) {}
-
   public Compiled compile(JsonObject q, int limit) {
     zone = SlTimeZone.parse(q.getString("timezone"), dialect);
     List<Meas> measures = new ArrayList<>();
@@ -348,12 +346,13 @@ public final class SlCompiler {
     if (dim == null) {
       throw unknown(c.field(), "dimension (filters apply to dimensions)");
     }
-    return "(" + predicate(new Filter(dim, c.op(), c.value()), prefix + "_" + seq[0]++, params) + ")";
+    return "(" + predicate(dim, c, prefix + "_" + seq[0]++, params) + ")";
   }
 
-  private String predicate(Filter f, String param, JsonObject params) {
-    String col = f.dim().expr() != null ? f.dim().expr() : quote(f.dim().column());
-    boolean time = "time".equals(f.dim().type());
+  private String predicate(SemanticSource.Dimension dim, FilterExpression.Condition f, String param,
+      JsonObject params) {
+    String col = dim.expr() != null ? dim.expr() : quote(dim.column());
+    boolean time = "time".equals(dim.type());
     // a time is compared as the wall-clock time of the call's zone, like its grouping
     String lhs = !time ? col : dialect == Dialect.SQLITE && zone.utc() ? "datetime(" + col + ")"
         : zone.local(dialect, col);
@@ -380,14 +379,14 @@ public final class SlCompiler {
       case "like":
       case "not_like":
         if (!(f.value() instanceof String)) {
-          throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter " + f.op() + " on " + f.dim().name()
+          throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter " + f.op() + " on " + dim.name()
               + " needs a text pattern");
         }
         params.put(param, f.value());
         return col + (f.op().equals("like") ? " LIKE #{" : " NOT LIKE #{") + param + "}";
       default:
         if (f.value() == null) {
-          throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter on " + f.dim().name() + " needs a value");
+          throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter on " + dim.name() + " needs a value");
         }
         return lhs + " " + (f.op().equals("!=") ? "<>" : f.op()) + " " + bind(param, f.value(), time, params);
     }

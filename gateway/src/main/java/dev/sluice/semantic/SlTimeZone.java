@@ -22,6 +22,8 @@ record SlTimeZone(String name, Integer offsetMinutes) {
   static final SlTimeZone UTC = new SlTimeZone("UTC", 0);
 
   private static final Pattern OFFSET = Pattern.compile("([+-])(\\d{2}):?(\\d{2})");
+  /** The JDK builds a fresh copy of this set on every call, so it is read once. */
+  private static final java.util.Set<String> ZONE_IDS = ZoneId.getAvailableZoneIds();
 
   /** @param tz null or blank for UTC; "UTC", "Z", "+05:30", "-0800" or an IANA name */
   static SlTimeZone parse(String tz, Dialect dialect) {
@@ -39,7 +41,7 @@ record SlTimeZone(String name, Integer offsetMinutes) {
       return offset == 0 ? UTC : new SlTimeZone(String.format("%s%02d:%02d", m.group(1), hours, minutes), offset);
     }
     // a closed set of names made of letters, digits, '/', '_', '+' and '-': safe to write into SQL
-    if (!ZoneId.getAvailableZoneIds().contains(tz) || !tz.matches("[A-Za-z0-9/_+-]+")) {
+    if (!ZONE_IDS.contains(tz) || !tz.matches("[A-Za-z0-9/_+-]+")) {
       throw invalid("timezone '" + tz + "' is neither an IANA zone name (e.g. Europe/Berlin) nor an offset "
           + "(e.g. +02:00)");
     }

@@ -5,11 +5,9 @@ import dev.sluice.mcp.tool.ToolContext;
 import dev.sluice.mcp.tool.ToolRegistry;
 import dev.sluice.mcp.tool.ToolResult;
 import dev.sluice.sql.ErrorType;
-import dev.sluice.sql.SqlBus;
+import dev.sluice.sql.SqlRequest;
 import dev.sluice.sql.SqlError;
-import dev.sluice.sql.TemplateSql;
 import dev.sluice.tools.ConnectionDirectory;
-import dev.sluice.tools.ExecutorClient;
 import dev.sluice.tools.ResultText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -38,10 +36,9 @@ final class ApprovedRunner {
     }
     JsonObject bound = q.withDefaults(params);
     int rows = Math.min(Math.min(limit == null ? q.limitDefault() : limit, q.limitMax()), c.maxRowsCeiling());
-    directory.policy().check(ctx.principal(), c, TemplateSql.forGuard(q.sql()), null, q.grantsTables());
     ctx.progress(0, null, "validating");
-    JsonObject request = SqlBus.queryRequest(c.id(), null, q.sql(), rows).put("params", bound);
-    return ExecutorClient.execute(c, request, ctx, directory.limits(), p -> {
+    SqlRequest request = SqlRequest.query(c.id(), q.sql(), null, rows).withParams(bound);
+    return directory.gate().run(c, request, q.grantsTables(), ctx, p -> {
       if ("executing".equals(p.getString("stage"))) {
         ctx.progress(1, null, "executing");
       }

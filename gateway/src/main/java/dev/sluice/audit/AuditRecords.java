@@ -13,13 +13,14 @@ public final class AuditRecords {
   /**
    * One tools/call.
    *
+   * @param fingerprint the analysed statement's fingerprint (literals as ?), or null
    * @param outcome ok, error or cancelled
    * @param rows rows returned, when the tool returns rows
    * @param bytes characters of the text rendering sent back (the structured copy is the same data)
    */
-  public static JsonObject toolCall(String node, String principal, String sessionId, String callId, JsonObject clientInfo, String tool,
-      JsonObject args, String outcome, String errorType, Integer rows, Integer bytes, long durationMs,
-      String queryId) {
+  public static JsonObject toolCall(String node, String principal, String sessionId, String callId,
+      JsonObject clientInfo, String tool, JsonObject args, String fingerprint, String outcome, String errorType,
+      Integer rows, Integer bytes, long durationMs, String queryId) {
     String sql = args == null ? null : args.getString("sql");
     JsonObject r = new JsonObject()
         .put("type", "tools/call")
@@ -34,7 +35,7 @@ public final class AuditRecords {
         .put("connectionId", args == null ? null : args.getString("connectionId"));
     if (sql != null) {
       r.put("sql", sql.length() <= MAX_SQL_CHARS ? sql : sql.substring(0, MAX_SQL_CHARS) + "...[truncated]")
-          .put("fingerprint", SqlFingerprint.of(sql));
+          .put("fingerprint", fingerprint);
     }
     if (args != null && args.getString("approvedQueryId") != null) {
       r.put("approvedQueryId", args.getString("approvedQueryId")).put("parameters", args.getValue("parameters"));
@@ -45,10 +46,10 @@ public final class AuditRecords {
 
   /** Written before a gated write runs, so even a write whose outcome is lost is on record. */
   public static JsonObject writeIntent(String node, String principal, String sessionId, String connectionId,
-      String sql, String kind, String table, boolean confirmed) {
+      String sql, String fingerprint, String kind, String table, boolean confirmed) {
     return new JsonObject().put("type", "write_intent").put("time", Instant.now().toString()).put("node", node)
         .put("principal", principal).put("sessionId", sessionId).put("tool", "sql_write")
-        .put("connectionId", connectionId).put("sql", sql).put("fingerprint", SqlFingerprint.of(sql))
+        .put("connectionId", connectionId).put("sql", sql).put("fingerprint", fingerprint)
         .put("kind", kind).put("table", table).put("confirmedDestructive", confirmed);
   }
 

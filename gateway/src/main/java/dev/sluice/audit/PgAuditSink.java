@@ -1,6 +1,6 @@
 package dev.sluice.audit;
 
-import dev.sluice.sql.pg.SerializedDdl;
+import dev.sluice.state.SerializedDdl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

@@ -166,20 +166,20 @@ final class McpDispatcher {
       long nanos = System.nanoTime() - started;
       if (call.cancelled()) {
         record(callId, session, name, "cancelled", "cancelled", nanos);
-        audit(session, callId, name, args, "cancelled", "cancelled", null, null, nanos, null);
+        audit(session, call, name, args, "cancelled", "cancelled", null, null, nanos, null);
         return Future.succeededFuture(null);
       }
       if (ar.succeeded()) {
         record(callId, session, name, "ok", null, nanos);
         JsonObject s = ar.result().structured();
-        audit(session, callId, name, args, "ok", null, s == null ? null : s.getInteger("rowCount"),
+        audit(session, call, name, args, "ok", null, s == null ? null : s.getInteger("rowCount"),
             ar.result().text() == null ? null : ar.result().text().length(), nanos,
             s == null ? null : s.getString("queryId"));
         return Future.succeededFuture(JsonRpc.result(id, ar.result().toCallResult(structured)));
       }
       SqlError err = SqlError.from(ar.cause());
       record(callId, session, name, "error", err.type().wireName(), nanos);
-      audit(session, callId, name, args, "error", err.type().wireName(), null, null, nanos,
+      audit(session, call, name, args, "error", err.type().wireName(), null, null, nanos,
           err.details().getString("queryId"));
       return Future.succeededFuture(JsonRpc.result(id, errorResult(err, structured)));
     });
@@ -194,13 +194,13 @@ final class McpDispatcher {
     }
   }
 
-  private void audit(Session s, String callId, String tool, JsonObject args, String outcome, String errorType,
+  private void audit(Session s, ToolCall call, String tool, JsonObject args, String outcome, String errorType,
       Integer rows, Integer bytes, long nanos, String queryId) {
     if (audit.enabled()) {
       Tool t = features.tools().get(tool);
       JsonObject recorded = t == null ? args : t.auditArgs(args);
-      audit.record(AuditRecords.toolCall(nodeId, s.principal, s.id, callId, s.clientInfo, tool, recorded, outcome,
-          errorType, rows, bytes, nanos / 1_000_000, queryId));
+      audit.record(AuditRecords.toolCall(nodeId, s.principal, s.id, call.callId(), s.clientInfo, tool, recorded,
+          call.fingerprint, outcome, errorType, rows, bytes, nanos / 1_000_000, queryId));
     }
   }
 

@@ -25,6 +25,8 @@ final class ToolCall implements ToolContext {
   private final Map<String, Supplier<Future<?>>> queryCancels = new HashMap<>();
   final Map<String, Consumer<JsonObject>> queryProgress = new HashMap<>();
   private boolean cancelled;
+  /** The analysed statement's fingerprint, for the audit record; null when the call ran none. */
+  String fingerprint;
   private double lastProgress = Double.NEGATIVE_INFINITY;
 
   ToolCall(Vertx vertx, Session session, String callId, Object progressToken, EventStream stream,
@@ -36,6 +38,11 @@ final class ToolCall implements ToolContext {
     this.progressToken = progressToken;
     this.stream = stream;
     this.progressAddress = progressAddress;
+  }
+
+  @Override
+  public void statementFingerprint(String fingerprint) {
+    this.fingerprint = fingerprint;
   }
 
   @Override

@@ -9,9 +9,8 @@ import dev.sluice.sql.Dialect;
 import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
-import dev.sluice.sql.TemplateSql;
+import dev.sluice.sql.SqlRequest;
 import dev.sluice.tools.ConnectionDirectory;
-import dev.sluice.tools.ExecutorClient;
 import dev.sluice.tools.ResultText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -108,13 +107,10 @@ public final class SlQueryTool implements Tool {
         .compose(q -> zoneKnown(c, q.zone(), ctx).map(v -> q))
         .compose(q -> {
           ctx.progress(1, null, "generating SQL");
-          directory.policy().check(ctx.principal(), c, TemplateSql.forGuard(q.sql()), null);
-          JsonObject request = SqlBus.queryRequest(c.id(), null, q.sql(), limit);
-          if (!q.params().isEmpty()) {
-            request.put("params", q.params());
-          }
+          SqlRequest request = SqlRequest.query(c.id(), q.sql(), null, limit)
+              .withParams(q.params().isEmpty() ? null : q.params());
           ctx.progress(2, null, "executing");
-          return ExecutorClient.execute(c, request, ctx, directory.limits(), p -> { }).map(r -> {
+          return directory.gate().run(c, request, List.of(), ctx, p -> { }).map(r -> {
             ctx.progress(3, null, "fetched " + r.getInteger("rowCount", 0) + " rows");
             r.put("connectionId", c.id()).put("sql", q.sql()).put("parameters", q.params()).put("fields", q.fields())
                 .put("timezone", q.zone().name());
@@ -131,9 +127,9 @@ public final class SlQueryTool implements Tool {
     if (!zone.named() || c.driver() != Driver.MYSQL || knownZones.contains(c.id() + " " + zone.name())) {
       return Future.succeededFuture();
     }
-    JsonObject probe = SqlBus.queryRequest(c.id(), UUID.randomUUID().toString(),
-        "SELECT CONVERT_TZ('2000-01-01 00:00:00', '+00:00', #{zone}) AS converted", 1)
-        .put("params", new JsonObject().put("zone", zone.name()));
+    SqlRequest probe = SqlRequest.query(c.id(), "SELECT CONVERT_TZ('2000-01-01 00:00:00', '+00:00', #{zone})"
+        + " AS converted", null, 1).withParams(new JsonObject().put("zone", zone.name()))
+        .withRouting(c.id(), UUID.randomUUID().toString(), null);
     return ctx.vertx().eventBus().<JsonObject>request(SqlBus.execute(c.driver()), probe)
         .compose(m -> {
           if (m.body().getJsonArray("rows").getJsonArray(0).getValue(0) == null) {

@@ -36,6 +36,10 @@ public final class CatalogAccess {
   }
 
   /** The latest snapshot, or empty when none was ever stored. Never blocks the caller's loop. */
+  public Vertx vertx() {
+    return vertx;
+  }
+
   public Future<Optional<CatalogSnapshot>> current(String connectionId) {
     return vertx.executeBlocking(() -> {
       Optional<String> id = store.version(connectionId);

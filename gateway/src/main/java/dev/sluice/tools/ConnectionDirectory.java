@@ -31,6 +31,7 @@ public final class ConnectionDirectory {
   private final Principals principals;
   private final RateLimits limits;
   private final TablePolicy policy;
+  private final SqlGate gate = new SqlGate(this);
 
   public ConnectionDirectory(Vertx vertx, List<ConnectionConfig> connections, Principals principals,
       RateLimits limits, TablePolicy policy) {
@@ -83,6 +84,11 @@ public final class ConnectionDirectory {
   /** Whether a wiki page with this scope may be shown to the principal. */
   public boolean pageVisible(List<String> pageConnections, String principal) {
     return pageConnections.isEmpty() || pageConnections.stream().anyMatch(c -> principals.mayUse(principal, c));
+  }
+
+  /** The path every tool's statement takes to its executor. */
+  public SqlGate gate() {
+    return gate;
   }
 
   public TablePolicy policy() {

@@ -6,7 +6,7 @@ import dev.sluice.mcp.tool.ToolContext;
 import dev.sluice.mcp.tool.ToolResult;
 import dev.sluice.mcp.tool.ToolSpec;
 import dev.sluice.sql.ErrorType;
-import dev.sluice.sql.SqlBus;
+import dev.sluice.sql.SqlRequest;
 import dev.sluice.sql.SqlError;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -74,8 +74,22 @@ public final class SqlCompareTool implements Tool {
     long timeoutMs = Math.min(args.getLong("timeoutMs", c.queryTimeoutMs()), c.queryTimeoutMs());
     int digits = args.getInteger("floatDigits", 12);
     List<String> plan = plan(protocol);
-    Future<Void> checked = directory.policy().checkStatement(ctx.principal(), c, baseline)
-        .compose(v -> directory.policy().checkStatement(ctx.principal(), c, candidate));
+    // each statement is analysed, guarded and checked against the policy once, then runs many times
+    SqlRequest base = SqlRequest.query(c.id(), baseline, null, 1).withChecksum(digits).withTimeout(timeoutMs);
+    SqlRequest cand = SqlRequest.query(c.id(), candidate, null, 1).withChecksum(digits).withTimeout(timeoutMs);
+    Map<String, SqlRequest> admitted = new HashMap<>();
+    Future<Void> checked = directory.gate().admit(c, base, List.of(), ctx)
+        .recover(err -> Future.failedFuture(SqlError.from(err).with("side", "baseline")))
+        .compose(a -> {
+          admitted.put("baseline", base.withAnalysis(a));
+          return directory.gate().admit(c, cand, List.of(), ctx)
+              .recover(err -> Future.failedFuture(SqlError.from(err).with("side", "candidate")));
+        })
+        .map(a -> {
+          admitted.put("candidate", cand.withAnalysis(a));
+          ctx.statementFingerprint(null);
+          return null;
+        });
     List<Run> runs = new ArrayList<>();
     Future<Void> chain = checked;
     for (int i = 0; i < plan.size(); i++) {
@@ -91,9 +105,7 @@ public final class SqlCompareTool implements Tool {
           runs.add(new Run(side, null, null, true));
           return Future.succeededFuture();
         }
-        JsonObject req = SqlBus.queryRequest(c.id(), null, side.equals("baseline") ? baseline : candidate, 1)
-            .put("mode", "checksum").put("timeoutMs", timeoutMs).put("floatDigits", digits);
-        return ExecutorClient.execute(c, req, ctx, directory.limits(), p -> { }).map(r -> {
+        return directory.gate().execute(c, admitted.get(side), ctx, p -> { }).map(r -> {
           runs.add(new Run(side, r, r.getLong("executionTimeMs"), false));
           ctx.progress(index + 1, (double) plan.size(), side + " run " + (index + 1) + "/" + plan.size() + ": "
               + r.getLong("executionTimeMs") + " ms");

@@ -5,10 +5,11 @@ import dev.sluice.mcp.tool.Tool;
 import dev.sluice.mcp.tool.ToolContext;
 import dev.sluice.mcp.tool.ToolResult;
 import dev.sluice.mcp.tool.ToolSpec;
-import dev.sluice.sql.SqlBus;
+import dev.sluice.sql.SqlRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * sql_execution: one read-only statement, bounded by the connection's deadline and row cap, with
@@ -67,15 +68,14 @@ public final class SqlExecutionTool implements Tool {
     ConnectionConfig c = directory.require(args.getString("connectionId"), ctx.principal());
     int maxRows = Math.min(args.getInteger("maxRows", c.maxRowsDefault()), c.maxRowsCeiling());
     ctx.progress(0, null, "validating");
-    JsonObject request = SqlBus.queryRequest(c.id(), null, args.getString("sql"), maxRows);
-    return directory.policy().checkStatement(ctx.principal(), c, args.getString("sql"))
-        .compose(v -> ExecutorClient.execute(c, request, ctx, directory.limits(), p -> progress(ctx, p))
+    SqlRequest request = SqlRequest.query(c.id(), args.getString("sql"), null, maxRows);
+    return directory.gate().run(c, request, List.of(), ctx, p -> progress(ctx, p))
         .map(r -> {
           r.put("connectionId", c.id());
           ctx.progress(2 + r.getInteger("rowCount", 0), null,
               "fetched " + r.getInteger("rowCount", 0) + " rows");
           return ToolResult.of(r, ResultText.render(r));
-        }));
+        });
   }
 
   private static void progress(ToolContext ctx, JsonObject p) {

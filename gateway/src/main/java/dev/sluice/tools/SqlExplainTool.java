@@ -5,9 +5,11 @@ import dev.sluice.mcp.tool.Tool;
 import dev.sluice.mcp.tool.ToolContext;
 import dev.sluice.mcp.tool.ToolResult;
 import dev.sluice.mcp.tool.ToolSpec;
+import dev.sluice.sql.SqlRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /** sql_explain: the engine's plan for a read-only statement, optionally executed (analyze). */
 public final class SqlExplainTool implements Tool {
@@ -49,10 +51,9 @@ public final class SqlExplainTool implements Tool {
   public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
     ConnectionConfig c = directory.require(args.getString("connectionId"), ctx.principal());
     ctx.progress(0, null, "validating");
-    JsonObject request = new JsonObject().put("sql", args.getString("sql")).put("mode", "explain")
-        .put("analyze", args.getBoolean("analyze", false)).put("maxRows", 1);
-    return directory.policy().checkStatement(ctx.principal(), c, args.getString("sql"))
-        .compose(v -> ExecutorClient.execute(c, request, ctx, directory.limits(), p -> {
+    SqlRequest request = SqlRequest.query(c.id(), args.getString("sql"), null, 1)
+        .withExplain(args.getBoolean("analyze", false));
+    return directory.gate().run(c, request, List.of(), ctx, p -> {
       if ("executing".equals(p.getString("stage"))) {
         ctx.progress(1, null, "executing");
       }
@@ -64,6 +65,6 @@ public final class SqlExplainTool implements Tool {
         text.append("(estimated rows: ").append(r.getValue("estimatedRows")).append(")");
       }
       return ToolResult.of(r, text.toString().trim());
-    }));
+    });
   }
 }

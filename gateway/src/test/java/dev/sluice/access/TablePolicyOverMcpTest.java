@@ -124,10 +124,14 @@ class TablePolicyOverMcpTest {
   @Test
   void aViewIsReadableOnlyIfWhatItReadsIs() throws Exception {
     McpHttpClient sales = as(SALES);
-    refused(sales, "SELECT count(*) FROM paid_totals", "view 'paid_totals' reads what your policy denies: table "
-        + "'payments' is not allowed");
+    refused(sales, "SELECT count(*) FROM paid_totals", "view 'paid_totals' reads a table or column your policy denies");
     refused(sales, "SELECT o.id FROM orders o JOIN \"big paid\" b ON b.order_id = o.id", "view 'big paid'");
-    refused(sales, "SELECT name FROM customer_contacts", "column 'customers.email'");
+    refused(sales, "SELECT name FROM customer_contacts", "view 'customer_contacts'");
+    for (String view : List.of("paid_totals", "customer_contacts")) {
+      String text = sql(sales, "SELECT count(*) FROM " + view).encode();
+      // what the view reads is its owner's business, and may be exactly what the policy hides
+      assertFalse(text.contains("payments") || text.contains("email"), text);
+    }
     JsonObject viaView = sql(sales, "SELECT count(*) FROM paid_totals").getJsonObject("structuredContent");
     assertEquals("paid_totals", viaView.getString("view"));
     assertFalse(sql(sales, "SELECT id, total FROM order_totals ORDER BY id LIMIT 2").getBoolean("isError"),

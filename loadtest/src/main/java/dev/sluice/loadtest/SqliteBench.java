@@ -5,8 +5,9 @@ import dev.sluice.demo.DemoDataset;
 import dev.sluice.sql.Driver;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
-import dev.sluice.sqlite.SqliteExecutorVerticle;
-import dev.sluice.sqlite.SqliteWorkerMain;
+import dev.sluice.engine.sqlite.SqliteEngine;
+import dev.sluice.sql.SqlExecutorVerticle;
+import dev.sluice.engine.sqlite.SqliteWorkerMain;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
@@ -62,7 +63,7 @@ public final class SqliteBench {
       ConnectionConfig cfg = new ConnectionConfig("bench", Driver.SQLITE, null, db.toString(), null, null, null,
           1, 16, DEADLINE_MS, 1_000, 10_000);
       long t0 = System.nanoTime();
-      vertx.deployVerticle(new SqliteExecutorVerticle(List.of(cfg))).await(60, TimeUnit.SECONDS);
+      vertx.deployVerticle(new SqlExecutorVerticle(SqliteEngine.INSTANCE, List.of(cfg))).await(60, TimeUnit.SECONDS);
       execute(vertx, "SELECT 1");
       System.out.printf("cold start: deploy + first answer %.0f ms%n%n", ms(System.nanoTime() - t0));
 

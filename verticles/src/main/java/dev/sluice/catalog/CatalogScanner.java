@@ -47,7 +47,7 @@ public final class CatalogScanner {
     this.vertx = vertx;
     this.connection = connection;
     this.settings = settings;
-    this.sql = Introspection.of(connection);
+    this.sql = dev.sluice.engine.Engines.of(connection.driver()).introspection(connection);
   }
 
   public ScanProgress progress() {
@@ -63,13 +63,9 @@ public final class CatalogScanner {
       TableRef ref = new TableRef(text(row, 0), text(row, 1), text(row, 2));
       String kind = text(row, 3);
       String comment = text(row, 4);
-      if (sql instanceof SqliteIntrospection) {
-        SqliteDdlComments ddl = SqliteDdlComments.parse(comment);
-        tables.put(key(ref.db(), ref.name()), new Builder(ref, kind, ddl.table, null, ddl,
-            viewSelect(text(row, 6))));
-      } else {
-        tables.put(key(ref.db(), ref.name()), new Builder(ref, kind, comment, number(row, 5), null, text(row, 6)));
-      }
+      TableNotes notes = sql.notes(comment);
+      tables.put(key(ref.db(), ref.name()), new Builder(ref, kind, notes.table(), number(row, 5), notes,
+          sql.viewDefinition(text(row, 6))));
     }).compose(v -> {
       progress.phase("columns", tables.size());
       return pages(sql.columns(null), row -> addColumn(tables, row))
@@ -114,7 +110,8 @@ public final class CatalogScanner {
       String name = text(row, 2);
       String nativeType = text(row, 3) == null ? "" : text(row, 3);
       String normalized = TypeFamilies.normalized(nativeType);
-      String comment = b.ddl != null ? b.ddl.column(name) : text(row, 5);
+      String fromNotes = b.notes.column(name);
+      String comment = fromNotes != null ? fromNotes : text(row, 5);
       b.columns.add(new CatalogColumn(name, nativeType, normalized, TypeFamilies.dimension(normalized),
           bool(row, 4), bool(row, 6), comment, List.of(), null));
     }
@@ -249,20 +246,7 @@ public final class CatalogScanner {
     return db + "\u0000" + table;
   }
 
-  /** One SQLite identifier: "quoted", `quoted`, [quoted] or bare. */
-  private static final String SQLITE_NAME = "(?:\"(?:[^\"]|\"\")*\"|`[^`]*`|\\[[^\\]]*\\]|[^\\s(.\"`\\[]+)";
-  private static final java.util.regex.Pattern CREATE_VIEW = java.util.regex.Pattern.compile(
-      "(?is)^\\s*CREATE\\s+(?:TEMP\\s+|TEMPORARY\\s+)?VIEW\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?"
-          + "(?:" + SQLITE_NAME + "\\s*\\.\\s*)?" + SQLITE_NAME + "(?:\\s*\\([^)]*\\))?\\s+AS\\s+(.*)$");
 
-  /** The SELECT of an SQLite {@code CREATE VIEW} text; null when the text has another shape. */
-  static String viewSelect(String createView) {
-    if (createView == null) {
-      return null;
-    }
-    java.util.regex.Matcher m = CREATE_VIEW.matcher(createView);
-    return m.matches() ? m.group(1).strip() : null;
-  }
 
   static String text(JsonArray row, int i) {
     Object v = row.getValue(i);
@@ -303,7 +287,7 @@ public final class CatalogScanner {
     final String kind;
     final String comment;
     Long estimatedRows;
-    final SqliteDdlComments ddl;
+    final TableNotes notes;
     /** Its columns could not be listed; it is in the problems and is not profiled. */
     boolean unreadable;
     final List<CatalogColumn> columns = new ArrayList<>();
@@ -311,13 +295,13 @@ public final class CatalogScanner {
 
     final String definition;
 
-    Builder(TableRef ref, String kind, String comment, Long estimatedRows, SqliteDdlComments ddl,
+    Builder(TableRef ref, String kind, String comment, Long estimatedRows, TableNotes notes,
         String definition) {
       this.ref = ref;
       this.kind = kind;
       this.comment = comment;
       this.estimatedRows = estimatedRows;
-      this.ddl = ddl;
+      this.notes = notes;
       this.definition = definition;
     }
 

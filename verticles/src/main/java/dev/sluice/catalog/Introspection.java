@@ -1,13 +1,12 @@
 package dev.sluice.catalog;
 
-import dev.sluice.config.ConnectionConfig;
 import java.util.List;
 
 /**
  * The catalog queries of one dialect. Every statement is a plain SELECT, so it passes the same
  * read-only guard and deadline as an agent's query; results are read positionally.
  */
-interface Introspection {
+public interface Introspection {
 
   /**
    * Rows: catalog, db, table, kind (table|view), comment, estimatedRows, view definition (null for
@@ -42,18 +41,20 @@ interface Introspection {
 
   String quote(String identifier);
 
+  /** The descriptions a tables() row carries in its comment column. */
+  default TableNotes notes(String comment) {
+    return TableNotes.of(comment);
+  }
+
+  /** A view's SELECT from the tables() row's definition column. */
+  default String viewDefinition(String definition) {
+    return definition;
+  }
+
   default String qualified(TableRef t) {
     return t.db() == null ? quote(t.name()) : quote(t.db()) + "." + quote(t.name());
   }
 
-  static Introspection of(ConnectionConfig c) {
-    return switch (c.driver()) {
-      case POSTGRES -> new PgIntrospection(c.schemas());
-      case MYSQL -> new MySqlIntrospection(c.schemas().isEmpty() ? MySqlIntrospection.urlDatabase(c.url())
-          : c.schemas());
-      case SQLITE -> new SqliteIntrospection();
-    };
-  }
 
   /** A SQL string literal list, for IN (...). */
   static String literals(List<String> values) {

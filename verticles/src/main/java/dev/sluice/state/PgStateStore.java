@@ -1,6 +1,5 @@
 package dev.sluice.state;
 
-import dev.sluice.sql.pg.SerializedDdl;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

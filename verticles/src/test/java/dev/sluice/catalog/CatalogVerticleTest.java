@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sluice.config.CatalogConfig;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.Driver;
-import dev.sluice.sqlite.SqliteExecutorVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -49,7 +48,7 @@ class CatalogVerticleTest {
 
   private void deploy(ConnectionConfig c, CatalogConfig settings) throws Exception {
     vertx = Vertx.vertx();
-    vertx.deployVerticle(new SqliteExecutorVerticle(List.of(c), "64m")).await(60, TimeUnit.SECONDS);
+    vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(dev.sluice.engine.sqlite.SqliteEngine.withWorkerHeap("64m"), List.of(c))).await(60, TimeUnit.SECONDS);
     vertx.deployVerticle(new CatalogVerticle(List.of(c), settings, dir)).await(10, TimeUnit.SECONDS);
   }
 

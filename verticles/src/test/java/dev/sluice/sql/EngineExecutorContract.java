@@ -59,6 +59,16 @@ public abstract class EngineExecutorContract {
   /** Statement creating {@code big(n)} with {@code rows} rows. */
   protected abstract List<String> bigTableSql(int rows);
 
+  /**
+   * Session state a call could try to leave on its pooled connection, one entry each: the
+   * statement that sets it, a query that reads it back on the next call, and the value that query
+   * must NOT return (the leaked one).
+   */
+  protected abstract List<String[]> sessionState();
+
+  /** A query (run as admin) counting what a call's session still holds: locks, usually. */
+  protected abstract String heldLocksSql();
+
   @BeforeAll
   void setUpScratch() throws Exception {
     vertx = Vertx.vertx();
@@ -199,7 +209,11 @@ public abstract class EngineExecutorContract {
   private void runaway(String template) throws Exception {
     String id = "runaway" + marker();
     deploy(config(id, 1_000, 2, 4));
+    // a cold pool and a cold SQL parser are not what this measures: the statement is analysed ahead
+    ok(q(id, "SELECT 1", 1));
     String m = marker();
+    dev.sluice.sql.analysis.SqlAnalyzer.analyseNow(dev.sluice.engine.Engines.of(driver()).dialect(),
+        String.format(template, m));
     long t0 = System.nanoTime();
     Future<JsonObject> slow = execute(q(id, String.format(template, m), 10));
     Thread.sleep(200);
@@ -269,6 +283,60 @@ public abstract class EngineExecutorContract {
       assertEquals(ErrorType.VALIDATION_FAILED, e.type(), e.toJson().encode());
       assertNotNull(e.details().getValue("sql_state"));
     }
+    assertEquals(2, count("SELECT count(*) FROM " + table("customers")));
+  }
+
+  /**
+   * With the guard switched off, the protocol path itself must refuse a second statement: on every
+   * mode the executor has (cursor read, read-whole, explain, checksum, approved template, write).
+   */
+  @Test
+  void theDriverRefusesASecondStatementOnEveryPath() throws Exception {
+    SqlExecutorVerticle v = deploy(config("one", 5_000, 2, 4));
+    String victim = table("customers");
+    List<SqlRequest> paths = List.of(
+        SqlRequest.query("one", "SELECT 1; DELETE FROM " + victim, null, 5),
+        SqlRequest.query("one", "SELECT 1; DELETE FROM " + victim, null, 5).withExplain(false),
+        SqlRequest.query("one", "SELECT 1; DELETE FROM " + victim, null, 5).withChecksum(12),
+        SqlRequest.query("one", "SELECT #{a} AS a; DELETE FROM " + victim, null, 5)
+            .withParams(new JsonObject().put("a", 1)),
+        SqlRequest.query("one", "DELETE FROM " + victim + " WHERE id = 99; DELETE FROM " + victim, null, 5)
+            .withMode(SqlRequest.Mode.WRITE));
+    for (SqlRequest r : paths) {
+      SqlError e = failure(v.runUnguarded(r));
+      System.out.printf("[%s] %s refused by the engine: %s%n", driver(), r.mode().wireName()
+          + (r.params() != null ? " (template)" : ""), e.getMessage());
+      assertEquals(2, count("SELECT count(*) FROM " + victim), r.mode() + ": the second statement ran");
+    }
+  }
+
+  /**
+   * With the guard switched off, whatever a call leaves on its session (locks, settings, variables,
+   * a read-write transaction mode) is gone before the pooled connection serves the next call.
+   */
+  @Test
+  void noSessionStateSurvivesACall() throws Exception {
+    SqlExecutorVerticle v = deploy(config("state", 5_000, 1, 4));
+    for (String[] state : sessionState()) {
+      try {
+        v.runUnguarded("state", state[0]).await(30, TimeUnit.SECONDS);
+      } catch (Exception refusedByTheEngine) {
+        // the engine's own walls may refuse setting it at all; the read-back below still runs
+      }
+      Object seen;
+      try {
+        seen = v.runUnguarded("state", state[1]).await(30, TimeUnit.SECONDS).getJsonArray("rows").getJsonArray(0)
+            .getValue(0);
+      } catch (Exception gone) {
+        seen = "(not there: " + SqlError.from(gone).getMessage() + ")";
+      }
+      System.out.printf("[%s] after %s the next call reads %s%n", driver(), state[0], seen);
+      assertFalse(state[2].equals(String.valueOf(seen)), state[0] + " survived the call");
+      assertEquals(0, count(heldLocksSql()), "a lock survived: " + state[0]);
+    }
+    // the attack from the design notes: switch the session to read-write, then write
+    SqlError e = failure(v.runUnguarded("state", "DELETE FROM " + table("customers")));
+    assertEquals(ErrorType.VALIDATION_FAILED, e.type(), e.toJson().encode());
     assertEquals(2, count("SELECT count(*) FROM " + table("customers")));
   }
 

@@ -63,6 +63,10 @@ public interface ToolContext {
    */
   Future<JsonObject> requestClient(String method, JsonObject params, long timeoutMs);
 
+  /** Records the fingerprint of the statement this call runs, for its audit record. */
+  default void statementFingerprint(String fingerprint) {
+  }
+
   /**
    * Closes this call's SSE response while the call keeps running (SEP-1699 polling): later events
    * are kept and delivered when the client resumes with Last-Event-ID.

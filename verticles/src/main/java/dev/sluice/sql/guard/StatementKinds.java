@@ -1,17 +1,14 @@
 package dev.sluice.sql.guard;
 
-import dev.sluice.sql.Dialect;
-import java.util.List;
+import dev.sluice.sql.analysis.Refusal;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /** Classifies a statement by its leading keyword: read kinds pass on, everything else is refused with its family. */
 final class StatementKinds {
 
   private record Family(String rule, String what, String hint) {}
 
-  private static final Set<String> READS = Set.of("select", "with", "values", "explain", "table");
   private static final Family WRITE = new Family("data_modifying_statement", "modifies data",
       "Only SELECT can run here.");
   private static final Family DDL = new Family("ddl_statement", "changes the schema or permissions",
@@ -48,27 +45,16 @@ final class StatementKinds {
 
   private StatementKinds() {}
 
-  /** A refusal for the statement's kind, or null when it is a kind that may be read-only. */
-  static GuardVerdict firstWord(Dialect dialect, List<SqlTokens.Token> code) {
-    int i = 0;
-    while (i < code.size() && code.get(i).text().equals("(")) {
-      i++;
+  /** Why a statement led by {@code word} (lower case) may not run as a read. */
+  static Refusal refusal(String word) {
+    Family f = REFUSED.get(word);
+    String upper = word.isEmpty() ? "the statement" : word.toUpperCase(Locale.ROOT);
+    if (word.isEmpty()) {
+      return Refusal.of("not_read_only", "the statement does not start with a keyword", "Send one SELECT statement.");
     }
-    if (i >= code.size() || code.get(i).type() != SqlTokens.Type.WORD) {
-      return GuardVerdict.refuse("not_read_only", "the statement does not start with a keyword",
-          "Send one SELECT statement.");
-    }
-    String w = code.get(i).text().toLowerCase(Locale.ROOT);
-    if (READS.contains(w)
-        || w.equals("pragma") && dialect == Dialect.SQLITE
-        || (w.equals("show") || w.equals("describe") || w.equals("desc")) && dialect == Dialect.MYSQL) {
-      return null;
-    }
-    Family f = REFUSED.get(w);
-    String upper = w.toUpperCase(Locale.ROOT);
     if (f == null) {
-      return GuardVerdict.refuse("not_read_only", upper + " is not a read-only query", "Send one SELECT statement.");
+      return Refusal.of("not_read_only", upper + " is not a read-only query", "Send one SELECT statement.");
     }
-    return GuardVerdict.refuse(f.rule(), upper + " " + f.what(), f.hint());
+    return Refusal.of(f.rule(), upper + " " + f.what(), f.hint());
   }
 }

@@ -1,15 +1,20 @@
 package dev.sluice.sql.guard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.sql.Dialect;
+import dev.sluice.sql.analysis.AnalysedStatement;
+import dev.sluice.sql.analysis.Refusal;
+import dev.sluice.testing.Analysis;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+/** The read guard over the analysis, on the corpora: no false refusal, every attack refused by its rule. */
 class GuardCorpusTest {
 
   @ParameterizedTest
@@ -18,9 +23,9 @@ class GuardCorpusTest {
     List<GuardCorpus.Entry> corpus = GuardCorpus.accept(d);
     List<String> refused = new ArrayList<>();
     for (GuardCorpus.Entry e : corpus) {
-      GuardVerdict v = ReadOnlyGuard.check(d, e.sql());
-      if (!v.allowed()) {
-        refused.add(v.rule() + ": " + v.message() + "\n    " + e.sql());
+      Refusal r = ReadGuard.check(Analysis.of(d, e.sql()));
+      if (r != null) {
+        refused.add(r.rule() + ": " + r.message() + "\n    " + e.sql());
       }
     }
     System.out.println(d + ": accepted " + (corpus.size() - refused.size()) + "/" + corpus.size());
@@ -33,12 +38,12 @@ class GuardCorpusTest {
   void everyAttackIsRefusedWithItsRule(Dialect d) {
     List<String> wrong = new ArrayList<>();
     for (GuardCorpus.Entry e : GuardCorpus.refuse(d)) {
-      GuardVerdict v = ReadOnlyGuard.check(d, e.sql());
-      if (v.allowed()) {
+      Refusal r = ReadGuard.check(Analysis.of(d, e.sql()));
+      if (r == null) {
         wrong.add("ALLOWED: " + e.sql());
-      } else if (!v.rule().equals(e.rule()) || v.message() == null || v.message().isBlank()
-          || v.rewrite() == null || v.rewrite().isBlank()) {
-        wrong.add("rule " + v.rule() + " (expected " + e.rule() + "): " + v.message() + "\n    " + e.sql());
+      } else if (!r.rule().equals(e.rule()) || r.message() == null || r.message().isBlank()
+          || r.rewrite() == null || r.rewrite().isBlank()) {
+        wrong.add("rule " + r.rule() + " (expected " + e.rule() + "): " + r.message() + "\n    " + e.sql());
       }
     }
     assertTrue(wrong.isEmpty(), String.join("\n", wrong));
@@ -46,11 +51,11 @@ class GuardCorpusTest {
 
   @ParameterizedTest
   @EnumSource(Dialect.class)
-  void cleanedStatementDropsTrailingSemicolonsAndComments(Dialect d) {
-    GuardVerdict v = ReadOnlyGuard.check(d, "  SELECT 1 ;  -- done\n ; ");
-    assertTrue(v.allowed(), v.message());
-    assertEquals("SELECT 1", v.sql());
-    assertFalse(ReadOnlyGuard.check(d, "").allowed());
-    assertEquals("empty", ReadOnlyGuard.check(d, "-- nothing").rule());
+  void theStatementSentDropsTrailingSemicolonsAndComments(Dialect d) {
+    AnalysedStatement a = Analysis.of(d, "  SELECT 1 ;  -- done\n ; ");
+    assertNull(ReadGuard.check(a));
+    assertEquals("SELECT 1", a.text());
+    assertNotNull(ReadGuard.check(Analysis.of(d, "")));
+    assertEquals("empty", ReadGuard.check(Analysis.of(d, "-- nothing")).rule());
   }
 }

@@ -8,9 +8,6 @@ import dev.sluice.demo.DemoDataset;
 import dev.sluice.sql.Dialect;
 import dev.sluice.sql.Driver;
 import dev.sluice.sql.SqlBus;
-import dev.sluice.sql.mysql.MySqlExecutorVerticle;
-import dev.sluice.sql.pg.PgExecutorVerticle;
-import dev.sluice.sqlite.SqliteExecutorVerticle;
 import dev.sluice.testing.TestDatabases;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
@@ -70,7 +67,7 @@ class GuardOnEnginesTest {
           + " UNION ALL SELECT last_value::text FROM s";
       ConnectionConfig c = new ConnectionConfig("g", Driver.POSTGRES, TestDatabases.pgUrl(db), null, null, null,
           null, 2, 16, 5_000, 100, 10_000);
-      vertx.deployVerticle(new PgExecutorVerticle(List.of(c))).await(30, TimeUnit.SECONDS);
+      vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(dev.sluice.engine.postgres.PostgresEngine.INSTANCE, List.of(c))).await(30, TimeUnit.SECONDS);
       run(Dialect.POSTGRES, Driver.POSTGRES, () -> rows(pool, checksumSql));
     } finally {
       pool.close().await(10, TimeUnit.SECONDS);
@@ -95,7 +92,7 @@ class GuardOnEnginesTest {
           + " UNION ALL SELECT @@global.read_only";
       ConnectionConfig c = new ConnectionConfig("g", Driver.MYSQL, TestDatabases.mysqlUrl(db), null, null, null,
           null, 2, 16, 5_000, 100, 10_000);
-      vertx.deployVerticle(new MySqlExecutorVerticle(List.of(c))).await(30, TimeUnit.SECONDS);
+      vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(dev.sluice.engine.mysql.MySqlEngine.INSTANCE, List.of(c))).await(30, TimeUnit.SECONDS);
       run(Dialect.MYSQL, Driver.MYSQL, () -> rows(admin, checksumSql));
     } finally {
       admin.query("DROP DATABASE IF EXISTS " + db).execute().await(30, TimeUnit.SECONDS);
@@ -114,7 +111,7 @@ class GuardOnEnginesTest {
     }
     ConnectionConfig c = new ConnectionConfig("g", Driver.SQLITE, null, file.toString(), null, null, null, 2, 16,
         5_000, 100, 10_000);
-    vertx.deployVerticle(new SqliteExecutorVerticle(List.of(c))).await(60, TimeUnit.SECONDS);
+    vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(dev.sluice.engine.sqlite.SqliteEngine.INSTANCE, List.of(c))).await(60, TimeUnit.SECONDS);
     // the whole database file, byte for byte, and no file written beside it
     run(Dialect.SQLITE, Driver.SQLITE, () -> HexFormat.of().formatHex(
         MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))) + " " + list(dir));

@@ -7,30 +7,35 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.sql.Dialect;
 import dev.sluice.sql.SqlError;
+import dev.sluice.testing.Analysis;
 import org.junit.jupiter.api.Test;
 
 class WriteGuardTest {
 
+  private static WriteGuard.Write write(Dialect d, String sql) {
+    return WriteGuard.check(Analysis.of(d, sql));
+  }
+
   private static String refused(Dialect d, String sql) {
-    SqlError e = assertThrows(SqlError.class, () -> WriteGuard.check(d, sql), sql);
+    SqlError e = assertThrows(SqlError.class, () -> write(d, sql), sql);
     return e.details().getString("rule");
   }
 
   @Test
   void writesAreClassifiedAndDestructiveOnesFlagged() {
-    WriteGuard.Write u = WriteGuard.check(Dialect.POSTGRES, "UPDATE s.items SET qty = 0;");
+    WriteGuard.Write u = write(Dialect.POSTGRES, "UPDATE s.items SET qty = 0;");
     assertEquals("update", u.kind());
     assertEquals("s.items", u.table());
     assertTrue(u.destructive());
-    assertFalse(WriteGuard.check(Dialect.POSTGRES, "UPDATE items SET qty = 0 WHERE id = 1").destructive());
-    assertTrue(WriteGuard.check(Dialect.MYSQL, "DELETE FROM items").destructive());
-    assertFalse(WriteGuard.check(Dialect.MYSQL, "DELETE FROM items WHERE id > 3").destructive());
-    assertTrue(WriteGuard.check(Dialect.POSTGRES, "TRUNCATE items").destructive());
-    assertTrue(WriteGuard.check(Dialect.POSTGRES, "DROP TABLE items").destructive());
-    assertFalse(WriteGuard.check(Dialect.POSTGRES,
+    assertFalse(write(Dialect.POSTGRES, "UPDATE items SET qty = 0 WHERE id = 1").destructive());
+    assertTrue(write(Dialect.MYSQL, "DELETE FROM items").destructive());
+    assertFalse(write(Dialect.MYSQL, "DELETE FROM items WHERE id > 3").destructive());
+    assertTrue(write(Dialect.POSTGRES, "TRUNCATE items").destructive());
+    assertTrue(write(Dialect.POSTGRES, "DROP TABLE items").destructive());
+    assertFalse(write(Dialect.POSTGRES,
         "INSERT INTO items VALUES (1, 2) ON CONFLICT (id) DO UPDATE SET qty = 3").destructive());
-    assertEquals("create", WriteGuard.check(Dialect.MYSQL, "CREATE TABLE t (id int)").kind());
-    assertEquals("alter", WriteGuard.check(Dialect.POSTGRES, "ALTER TABLE t ADD COLUMN c int").kind());
+    assertEquals("create", write(Dialect.MYSQL, "CREATE TABLE t (id int)").kind());
+    assertEquals("alter", write(Dialect.POSTGRES, "ALTER TABLE t ADD COLUMN c int").kind());
   }
 
   @Test

@@ -1,0 +1,368 @@
+package dev.sluice.engine.mysql;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.sql.ConnectTarget;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.SqlExecutorVerticle;
+import dev.sluice.sql.analysis.StatementKind;
+import dev.sluice.sql.pool.PooledEngine;
+import dev.sluice.sql.result.ValueFormat;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mysqlclient.MySQLBuilder;
+import io.vertx.mysqlclient.MySQLConnection;
+import io.vertx.mysqlclient.MySQLSetOption;
+import io.vertx.mysqlclient.MySQLConnectOptions;
+import io.vertx.mysqlclient.MySQLException;
+import io.vertx.sqlclient.ClientBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnectOptions;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import io.vertx.sqlclient.desc.ColumnDescriptor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * MySQL and MariaDB: every connection has multi-statements switched off (a text query carries one
+ * statement), a pinned sql_mode (backslash escapes on, ANSI_QUOTES off: what the analysis lexes),
+ * UTC and READ ONLY; the flavour decides the server deadline (MariaDB {@code max_statement_time} in
+ * seconds, error 1969; MySQL {@code max_execution_time} in ms, error 3024); cancellation is {@code
+ * KILL QUERY} from the side pool because the client has no cancel; COM_RESET_CONNECTION after every
+ * call.
+ */
+final class MySqlAdapter extends PooledEngine {
+
+  /** The session's sql_mode without the modes that change how quotes and backslashes read. */
+  private static final String PIN_SQL_MODE = "SET SESSION sql_mode = TRIM(BOTH ',' FROM REPLACE(REPLACE(REPLACE("
+      + "CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','), ',ANSI_QUOTES,', ','), ',ANSI,', ',')),"
+      + " time_zone = '+00:00'";
+
+  private static final Pattern TABLE = Pattern.compile("Table '([^']+)' doesn't exist");
+  private static final Pattern COLUMN = Pattern.compile("Unknown column '([^']+)'");
+  private static final Pattern RAW_MESSAGE =
+      Pattern.compile("\\{errorMessage=(.*), errorCode=\\d+, sqlState=[^}]*}", Pattern.DOTALL);
+
+  /** How often the boolean/JSON column hints are re-read from information_schema. */
+  private static final long HINTS_REFRESH_MS = 30_000;
+
+  private volatile MySqlColumnHints hints = MySqlColumnHints.NONE;
+  private long hintsTimer = -1;
+
+  MySqlAdapter(Vertx vertx, ConnectionConfig cfg) {
+    super(vertx, cfg);
+  }
+
+  @Override
+  public Future<Void> start() {
+    return super.start().compose(v -> refreshHints()).onComplete(ar ->
+        hintsTimer = vertx.setPeriodic(HINTS_REFRESH_MS, id -> refreshHints()));
+  }
+
+  private Future<Void> refreshHints() {
+    return onSide(conn -> MySqlColumnHints.load(conn, mariadb()))
+        .onSuccess(h -> hints = h)
+        .<Void>mapEmpty()
+        .otherwiseEmpty();
+  }
+
+  @Override
+  public Future<Void> close() {
+    vertx.cancelTimer(hintsTimer);
+    return super.close();
+  }
+
+  @Override
+  protected ClientBuilder<Pool> builder() {
+    return MySQLBuilder.pool();
+  }
+
+  @Override
+  protected SqlConnectOptions connectOptions() {
+    ConnectTarget t = ConnectTarget.of(cfg, 3306);
+    // pipelining lets a lease's set-up statements and a release's reset travel in one write
+    MySQLConnectOptions o = new MySQLConnectOptions().setHost(t.host()).setPort(t.port()).setCharset("utf8mb4")
+        .setPipeliningLimit(16);
+    if (t.database() != null) o.setDatabase(t.database());
+    if (t.user() != null) o.setUser(t.user());
+    if (t.password() != null) o.setPassword(t.password());
+    return o;
+  }
+
+  /**
+   * Connect-option properties are connection attributes, not session variables (DESIGN "Driver
+   * facts"), so the session is set up here. UTC makes TIMESTAMP values comparable with PG timestamptz.
+   */
+  @Override
+  protected Handler<SqlConnection> connectHandler() {
+    return conn -> MySQLConnection.cast(conn).setOption(MySQLSetOption.MYSQL_OPTION_MULTI_STATEMENTS_OFF)
+        .compose(v -> setUp(conn))
+        .eventually(conn::close);
+  }
+
+  /** The session every call starts from; COM_RESET_CONNECTION drops it, so it is made again after each. */
+  private static Future<Void> setUp(SqlConnection conn) {
+    Future<?> mode = conn.query(PIN_SQL_MODE).execute();
+    Future<?> ro = conn.query("SET SESSION TRANSACTION READ ONLY").execute();
+    return Future.all(mode, ro).mapEmpty();
+  }
+
+  /**
+   * COM_RESET_CONNECTION: user variables, GET_LOCK locks, temporary tables, prepared statements
+   * and session variables go; multi-statements stay off (checked by a test).
+   */
+  @Override
+  protected Future<Void> resetSession(SqlConnection conn) {
+    return MySQLConnection.cast(conn).resetConnection().compose(v -> setUp(conn));
+  }
+
+  /** The text protocol: with multi-statements off the server refuses a second statement (1064). */
+  @Override
+  public Future<RowSet<Row>> single(SqlConnection conn, String sql) {
+    return conn.query(sql).execute();
+  }
+
+  @Override
+  protected Future<Lease> openSession(SqlConnection conn, long timeoutMs, boolean write) {
+    Future<ServerInfo> info = serverInfo != null ? Future.succeededFuture(serverInfo)
+        : detect(conn).onSuccess(i -> serverInfo = i);
+    return info.compose(i -> {
+      String deadline = "mariadb".equals(i.flavour())
+          ? "SET SESSION max_statement_time = " + (timeoutMs / 1000.0)
+          : "SET SESSION max_execution_time = " + timeoutMs;
+      // Three statements pipelined in one write (multi-statements are off). The session is READ
+      // ONLY; a gated write overrides it for its one transaction.
+      Future<RowSet<Row>> id = conn.query("SELECT CONNECTION_ID()").execute();
+      Future<?> timeout = conn.query(deadline).execute();
+      Future<?> begin = conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute();
+      // the transaction is open when the lease is handed out
+      return Future.all(id, timeout, begin)
+          .map(x -> new Lease(conn, id.result().iterator().next().getLong(0), Future.succeededFuture()));
+    });
+  }
+
+  @Override
+  protected Future<ServerInfo> detect(SqlConnection conn) {
+    return conn.query("SELECT VERSION()").execute().map(rs -> {
+      String v = rs.iterator().next().getString(0);
+      return new ServerInfo(v, v.toLowerCase(Locale.ROOT).contains("mariadb") ? "mariadb" : "mysql");
+    });
+  }
+
+  @Override
+  public Future<Void> cancel(Lease lease) {
+    return onSide(conn -> conn.query("KILL QUERY " + lease.backendId()).execute()).mapEmpty();
+  }
+
+  private boolean mariadb() {
+    return serverInfo != null && "mariadb".equals(serverInfo.flavour());
+  }
+
+  /** MariaDB opens no cursor for EXPLAIN, DESCRIBE and SHOW (error 1421); they are read whole. */
+  @Override
+  public boolean cursorReadable(StatementKind kind) {
+    return kind == StatementKind.QUERY;
+  }
+
+  @Override
+  public String explainSql(String sql, boolean analyze) {
+    if (!analyze) {
+      return "EXPLAIN FORMAT=JSON " + sql;
+    }
+    return mariadb() ? "ANALYZE FORMAT=JSON " + sql : "EXPLAIN ANALYZE " + sql;
+  }
+
+  @Override
+  public JsonObject renderPlan(List<Row> rows) {
+    String text = String.valueOf(rows.get(0).getValue(0));
+    JsonObject doc;
+    try {
+      doc = new JsonObject(text);
+    } catch (DecodeException notJson) {
+      // MySQL's EXPLAIN ANALYZE prints a tree, not JSON.
+      return new JsonObject().put("format", "mysql-tree").put("plan", new JsonArray(List.of(text.split("\n"))));
+    }
+    List<String> lines = new ArrayList<>();
+    long[] estimate = {0};
+    walk(doc, 0, lines, estimate);
+    JsonObject out = new JsonObject()
+        .put("format", mariadb() ? "mariadb-json" : "mysql-json")
+        .put("plan", new JsonArray(lines))
+        .put("planJson", doc)
+        .put("estimatedRows", estimate[0]);
+    JsonObject block = doc.getJsonObject("query_block");
+    JsonObject cost = block == null ? null : block.getJsonObject("cost_info");
+    if (cost != null && cost.getValue("query_cost") != null) {
+      out.put("estimatedCost", Double.parseDouble(String.valueOf(cost.getValue("query_cost"))));
+    } else if (block != null && block.getValue("cost") instanceof Number n) {
+      out.put("estimatedCost", n.doubleValue());
+    }
+    return out;
+  }
+
+  /** One line per table access, indented by nesting; the estimate is the largest table estimate. */
+  private static void walk(Object node, int depth, List<String> lines, long[] estimate) {
+    if (node instanceof JsonArray a) {
+      a.forEach(o -> walk(o, depth, lines, estimate));
+      return;
+    }
+    if (!(node instanceof JsonObject o)) {
+      return;
+    }
+    JsonObject table = o.getJsonObject("table");
+    if (table != null) {
+      long rows = number(table.getValue("rows", table.getValue("rows_examined_per_scan")));
+      estimate[0] = Math.max(estimate[0], rows);
+      StringBuilder b = new StringBuilder("  ".repeat(depth)).append("table ").append(table.getString("table_name"))
+          .append(" access=").append(table.getString("access_type")).append(" rows=").append(rows);
+      if (table.getValue("key") != null) b.append(" key=").append(table.getValue("key"));
+      if (table.getValue("r_rows") != null) b.append(" actual_rows=").append(table.getValue("r_rows"));
+      if (table.getValue("attached_condition") != null) b.append(" filter: ").append(table.getValue("attached_condition"));
+      lines.add(b.toString());
+    }
+    if (o.containsKey("message") && o.getValue("message") instanceof String m) {
+      lines.add("  ".repeat(depth) + m);
+    }
+    for (String k : o.fieldNames()) {
+      if (!k.equals("table")) {
+        Object child = o.getValue(k);
+        if (child instanceof JsonObject || child instanceof JsonArray) {
+          walk(child, k.equals("query_block") ? depth : depth + 1, lines, estimate);
+        }
+      }
+    }
+  }
+
+  private static long number(Object v) {
+    if (v instanceof Number n) return n.longValue();
+    try {
+      return v == null ? 0 : (long) Double.parseDouble(v.toString());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  @Override
+  public Object cell(Row row, int index, ColumnDescriptor column) {
+    Object v = row.getValue(index);
+    String type = column.typeName();
+    if ("TIMESTAMP".equals(type)) {
+      // TIMESTAMP is zone-aware and the session runs in UTC: report it like a PG timestamptz.
+      return ValueFormat.utcTimestamp(v);
+    }
+    if (v instanceof Number n && "INT8".equals(type) && hints.booleans.contains(column.name())) {
+      return n.intValue() != 0;
+    }
+    if (v instanceof String s && hints.jsonText.contains(column.name())) {
+      try {
+        return ValueFormat.format(Json.decodeValue(s));
+      } catch (DecodeException notJson) {
+        return ValueFormat.format(s);
+      }
+    }
+    return ValueFormat.format(v);
+  }
+
+  /** The client's type names (INT16, VARSTRING...) translated back to MySQL's own. */
+  @Override
+  public String typeName(ColumnDescriptor column) {
+    String t = column.typeName();
+    if (t == null) {
+      return String.valueOf(column.jdbcType()).toLowerCase(Locale.ROOT);
+    }
+    String name = switch (t) {
+      case "INT8" -> "tinyint";
+      case "INT16" -> "smallint";
+      case "INT24" -> "mediumint";
+      case "INT32" -> "int";
+      case "INT64" -> "bigint";
+      case "U_INT8" -> "tinyint unsigned";
+      case "U_INT16" -> "smallint unsigned";
+      case "U_INT24" -> "mediumint unsigned";
+      case "U_INT32" -> "int unsigned";
+      case "U_INT64" -> "bigint unsigned";
+      case "NUMERIC" -> "decimal";
+      case "STRING" -> "char";
+      case "VARSTRING" -> "varchar";
+      case "TINY_TEXT" -> "tinytext";
+      case "MEDIUM_TEXT" -> "mediumtext";
+      case "LONG_TEXT" -> "longtext";
+      case "TINY_BLOB" -> "tinyblob";
+      case "MEDIUM_BLOB" -> "mediumblob";
+      case "LONG_BLOB" -> "longblob";
+      default -> t.toLowerCase(Locale.ROOT);
+    };
+    return hints.booleans.contains(column.name()) && t.equals("INT8") ? "boolean"
+        : hints.jsonText.contains(column.name()) ? "json" : name;
+  }
+
+  @Override
+  public boolean isServerDeadline(Throwable failure, long elapsedMs, long timeoutMs) {
+    if (!(failure instanceof MySQLException me)) {
+      return false;
+    }
+    // MariaDB: a cursor statement stopped by max_statement_time does not report 1969; the first
+    // fetch then fails with 1421 "has no open cursor". Measured at ~1.0 s for a 1 s deadline.
+    return me.getErrorCode() == 1969 || me.getErrorCode() == 3024
+        || me.getErrorCode() == 1421 && elapsedMs >= timeoutMs * 9 / 10;
+  }
+
+  @Override
+  public SqlError mapError(Throwable failure) {
+    if (!(failure instanceof MySQLException me)) {
+      SqlError common = commonError(failure);
+      return common != null ? common : new SqlError(ErrorType.INTERNAL_ERROR, firstLine(String.valueOf(failure.getMessage())));
+    }
+    int code = me.getErrorCode();
+    String msg = message(me);
+    ErrorType type = switch (code) {
+      case 1064, 1149 -> ErrorType.SYNTAX_ERROR;
+      case 1146 -> ErrorType.TABLE_NOT_FOUND;
+      case 1054 -> ErrorType.COLUMN_NOT_FOUND;
+      case 1142, 1143, 1044, 1045, 1227 -> ErrorType.PERMISSION_DENIED;
+      case 1969, 3024 -> ErrorType.TIMEOUT;
+      case 1792 -> ErrorType.VALIDATION_FAILED;
+      case 2002, 2003, 2006, 2013, 1040, 1053 -> ErrorType.CONNECTION_ERROR;
+      default -> ErrorType.QUERY_ERROR;
+    };
+    SqlError e = new SqlError(type, msg).with("sql_state", me.getSqlState()).with("error_code", code);
+    if (type == ErrorType.TABLE_NOT_FOUND) {
+      e.with("name", SqlExecutorVerticle.nameIn(msg, TABLE));
+    } else if (type == ErrorType.COLUMN_NOT_FOUND) {
+      String col = SqlExecutorVerticle.nameIn(msg, COLUMN);
+      e.with("name", col == null ? null : col.substring(col.lastIndexOf('.') + 1));
+    }
+    return e;
+  }
+
+  /** The server's text: the client renders it as {@code {errorMessage=..., errorCode=..., sqlState=...}}. */
+  static String message(MySQLException me) {
+    String raw = String.valueOf(me.getMessage());
+    Matcher m = RAW_MESSAGE.matcher(raw);
+    return firstLine(m.matches() ? m.group(1) : raw);
+  }
+
+  @Override
+  public Future<List<String>> knownNames(boolean columns, String qualifier) {
+    String sql = columns
+        ? "SELECT DISTINCT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() LIMIT 20000"
+        : "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) LIMIT 20000";
+    return onSide(conn -> (columns ? conn.query(sql).execute() : conn.preparedQuery(sql).execute(Tuple.of(qualifier)))
+        .map(rs -> {
+          List<String> names = new ArrayList<>();
+          rs.forEach(r -> names.add(String.valueOf(r.getValue(0))));
+          return names;
+        }));
+  }
+}

@@ -1,0 +1,233 @@
+package dev.sluice.engine.postgres;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.sql.ConnectTarget;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.SqlExecutorVerticle;
+import dev.sluice.sql.pool.PooledEngine;
+import dev.sluice.sql.result.ValueFormat;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.ClientBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnectOptions;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import io.vertx.sqlclient.desc.ColumnDescriptor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * PostgreSQL on the Vert.x PG client: read-only sessions with {@code statement_timeout}, every
+ * statement on the extended protocol (one statement per Parse), cancel requests, SQLSTATE
+ * mapping, JSON plans, and a session reset after every call.
+ */
+final class PgAdapter extends PooledEngine {
+
+  private static final Pattern RELATION = Pattern.compile("relation \"([^\"]+)\" does not exist");
+  private static final Pattern COLUMN = Pattern.compile("column \"?([^\" ]+?)\"? does not exist");
+
+  /**
+   * What a call could leave on a session, cleared after its ROLLBACK: DISCARD ALL, which cannot run
+   * in the implicit transaction of a multi-statement query, spelled out.
+   */
+  static final String RESET = "CLOSE ALL; UNLISTEN *; SELECT pg_advisory_unlock_all(); RESET ALL; "
+      + "SET SESSION AUTHORIZATION DEFAULT; DEALLOCATE ALL; DISCARD TEMP; DISCARD SEQUENCES";
+
+  PgAdapter(Vertx vertx, ConnectionConfig cfg) {
+    super(vertx, cfg);
+  }
+
+  @Override
+  protected ClientBuilder<Pool> builder() {
+    return PgBuilder.pool();
+  }
+
+  @Override
+  protected SqlConnectOptions connectOptions() {
+    ConnectTarget t = ConnectTarget.of(cfg, 5432);
+    PgConnectOptions o = new PgConnectOptions().setHost(t.host()).setPort(t.port());
+    if (t.database() != null) o.setDatabase(t.database());
+    if (t.user() != null) o.setUser(t.user());
+    if (t.password() != null) o.setPassword(t.password());
+    // addProperty, not setProperties: the latter drops the client's defaults (DESIGN "Driver facts").
+    o.addProperty("statement_timeout", Long.toString(cfg.queryTimeoutMs()));
+    o.addProperty("default_transaction_read_only", "on");
+    // A transaction left open by a lost gateway must not hold locks for long.
+    o.addProperty("idle_in_transaction_session_timeout", Long.toString(Math.max(60_000, cfg.queryTimeoutMs() * 2)));
+    o.addProperty("TimeZone", "UTC");
+    // the analysis lexes '...' with backslash as a plain character: the server must read it alike
+    o.addProperty("standard_conforming_strings", "on");
+    o.addProperty("application_name", "sluice");
+    return o;
+  }
+
+  @Override
+  protected Future<Lease> openSession(SqlConnection conn, long timeoutMs, boolean write) {
+    // Not awaited: the client pipelines, so the statement's Parse follows this on the wire and the
+    // server applies both in order. SET LOCAL dies with the ROLLBACK (or the write's COMMIT).
+    Future<Void> opened = conn.query("BEGIN TRANSACTION " + (write ? "READ WRITE" : "READ ONLY")
+        + "; SET LOCAL statement_timeout = " + timeoutMs).execute().mapEmpty();
+    return Future.succeededFuture(new Lease(conn, PgConnection.cast(conn).processId(), opened));
+  }
+
+  @Override
+  protected Future<Void> resetSession(SqlConnection conn) {
+    return conn.query(RESET).execute().mapEmpty();
+  }
+
+  /** The extended protocol: PostgreSQL refuses a second statement in one Parse (42601). */
+  @Override
+  public Future<RowSet<Row>> single(SqlConnection conn, String sql) {
+    return conn.preparedQuery(sql).execute();
+  }
+
+  @Override
+  protected Future<ServerInfo> detect(SqlConnection conn) {
+    return conn.query("SHOW server_version").execute()
+        .map(rs -> new ServerInfo(rs.iterator().next().getString(0), "postgresql"));
+  }
+
+  @Override
+  public Future<Void> cancel(Lease lease) {
+    return PgConnection.cast(lease.conn()).cancelRequest();
+  }
+
+  @Override
+  public String explainSql(String sql, boolean analyze) {
+    return "EXPLAIN (FORMAT JSON" + (analyze ? ", ANALYZE" : "") + ") " + sql;
+  }
+
+  @Override
+  public JsonObject renderPlan(List<Row> rows) {
+    Object v = rows.get(0).getValue(0);
+    JsonArray doc = v instanceof JsonArray a ? a : new JsonArray(String.valueOf(v));
+    JsonObject top = doc.getJsonObject(0);
+    JsonObject plan = top.getJsonObject("Plan");
+    List<String> lines = new ArrayList<>();
+    describe(plan, 0, lines);
+    if (top.containsKey("Execution Time")) {
+      lines.add("Execution Time: " + top.getValue("Execution Time") + " ms");
+    }
+    JsonObject out = new JsonObject()
+        .put("format", "postgresql-json")
+        .put("plan", new JsonArray(lines))
+        .put("planJson", doc)
+        .put("estimatedRows", plan.getValue("Plan Rows"));
+    if (plan.containsKey("Total Cost")) {
+      out.put("estimatedCost", plan.getValue("Total Cost"));
+    }
+    return out;
+  }
+
+  private static void describe(JsonObject node, int depth, List<String> lines) {
+    StringBuilder b = new StringBuilder("  ".repeat(depth));
+    if (depth > 0) b.append("->  ");
+    b.append(node.getString("Node Type"));
+    if (node.containsKey("Relation Name")) {
+      b.append(" on ").append(node.getString("Relation Name"));
+      String alias = node.getString("Alias");
+      if (alias != null && !alias.equals(node.getString("Relation Name"))) b.append(' ').append(alias);
+    }
+    b.append("  (cost=").append(node.getValue("Startup Cost")).append("..").append(node.getValue("Total Cost"))
+        .append(" rows=").append(node.getValue("Plan Rows")).append(" width=").append(node.getValue("Plan Width")).append(')');
+    if (node.containsKey("Actual Total Time")) {
+      b.append(" (actual time=").append(node.getValue("Actual Startup Time")).append("..")
+          .append(node.getValue("Actual Total Time")).append(" rows=").append(node.getValue("Actual Rows"))
+          .append(" loops=").append(node.getValue("Actual Loops")).append(')');
+    }
+    lines.add(b.toString());
+    for (String key : List.of("Index Cond", "Hash Cond", "Join Filter", "Filter", "Sort Key", "Group Key")) {
+      if (node.containsKey(key)) {
+        lines.add("  ".repeat(depth + 2) + key + ": " + node.getValue(key));
+      }
+    }
+    JsonArray children = node.getJsonArray("Plans");
+    if (children != null) {
+      for (int i = 0; i < children.size(); i++) {
+        describe(children.getJsonObject(i), depth + 1, lines);
+      }
+    }
+  }
+
+  @Override
+  public Object cell(Row row, int index, ColumnDescriptor column) {
+    return ValueFormat.format(row.getValue(index));
+  }
+
+  @Override
+  public String typeName(ColumnDescriptor column) {
+    String t = column.typeName();
+    return t == null ? String.valueOf(column.jdbcType()) : t.toLowerCase(Locale.ROOT);
+  }
+
+  @Override
+  public boolean isServerDeadline(Throwable failure, long elapsedMs, long timeoutMs) {
+    return failure instanceof PgException pe && "57014".equals(pe.getSqlState());
+  }
+
+  @Override
+  public SqlError mapError(Throwable failure) {
+    if (!(failure instanceof PgException pe)) {
+      SqlError common = commonError(failure);
+      return common != null ? common : new SqlError(ErrorType.INTERNAL_ERROR, firstLine(String.valueOf(failure.getMessage())));
+    }
+    String state = pe.getSqlState() == null ? "" : pe.getSqlState();
+    String msg = pe.getErrorMessage() == null ? firstLine(String.valueOf(pe.getMessage())) : pe.getErrorMessage();
+    ErrorType type = switch (state) {
+      case "42601" -> ErrorType.SYNTAX_ERROR;
+      case "42P01" -> ErrorType.TABLE_NOT_FOUND;
+      case "42703" -> ErrorType.COLUMN_NOT_FOUND;
+      case "42501" -> ErrorType.PERMISSION_DENIED;
+      case "57014" -> ErrorType.TIMEOUT;
+      case "25006" -> ErrorType.VALIDATION_FAILED;
+      case "57P01", "57P02", "57P03", "53300" -> ErrorType.CONNECTION_ERROR;
+      default -> state.startsWith("08") ? ErrorType.CONNECTION_ERROR : ErrorType.QUERY_ERROR;
+    };
+    SqlError e = new SqlError(type, msg).with("sql_state", state);
+    if (pe.getPosition() != null) {
+      try {
+        e.with("position", Integer.parseInt(pe.getPosition()));
+      } catch (NumberFormatException ignored) {
+        // position is advisory
+      }
+    }
+    if (pe.getHint() != null) {
+      e.with("hint", pe.getHint());
+    }
+    if (type == ErrorType.TABLE_NOT_FOUND) {
+      e.with("name", SqlExecutorVerticle.nameIn(msg, RELATION));
+    } else if (type == ErrorType.COLUMN_NOT_FOUND) {
+      String col = SqlExecutorVerticle.nameIn(msg, COLUMN);
+      e.with("name", col == null ? null : col.substring(col.lastIndexOf('.') + 1));
+    }
+    return e;
+  }
+
+  @Override
+  public Future<List<String>> knownNames(boolean columns, String qualifier) {
+    String sql = columns
+        ? "SELECT DISTINCT column_name::text FROM information_schema.columns"
+            + " WHERE table_schema NOT IN ('pg_catalog', 'information_schema') LIMIT 20000"
+        : "SELECT table_name::text FROM information_schema.tables WHERE "
+            + (qualifier == null ? "table_schema = ANY (current_schemas(false)) AND $1::text IS NULL" : "table_schema = $1")
+            + " LIMIT 20000";
+    return onSide(conn -> (columns ? conn.query(sql).execute() : conn.preparedQuery(sql).execute(Tuple.of(qualifier)))
+        .map(rs -> {
+          List<String> names = new ArrayList<>();
+          rs.forEach(r -> names.add(r.getString(0)));
+          return names;
+        }));
+  }
+}

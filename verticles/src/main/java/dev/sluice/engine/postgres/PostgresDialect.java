@@ -1,0 +1,75 @@
+package dev.sluice.engine.postgres;
+
+import dev.sluice.sql.analysis.LexRules;
+import dev.sluice.sql.analysis.SqlDialect;
+import dev.sluice.sql.analysis.Token;
+import dev.sluice.sql.guard.FunctionRules;
+import java.util.List;
+
+/**
+ * PostgreSQL's SQL as the analysis reads it. The lexer rules assume {@code
+ * standard_conforming_strings = on} (backslash is literal in '...'), which the engine sets on
+ * every connection so agents cannot make the server read a string differently.
+ */
+public final class PostgresDialect implements SqlDialect {
+
+  public static final PostgresDialect INSTANCE = new PostgresDialect();
+
+  static final LexRules LEX = new LexRules(false, false, false, false, true, false, false, false, true, true,
+      true, "\n\r");
+
+  private final FunctionRules functions = FunctionRules.load(PostgresDialect.class);
+
+  private PostgresDialect() {}
+
+  @Override
+  public String name() {
+    return "postgres";
+  }
+
+  @Override
+  public LexRules lexRules() {
+    return LEX;
+  }
+
+  @Override
+  public FunctionRules functions() {
+    return functions;
+  }
+
+  @Override
+  public boolean foldsUnquotedToLower() {
+    return true;
+  }
+
+  /** EXPLAIN [ ( option [, ...] ) ] [ ANALYZE ] [ VERBOSE ] statement. */
+  @Override
+  public Explain explain(List<Token> tokens) {
+    if (!tokens.get(0).is("explain")) {
+      return null;
+    }
+    boolean analyze = false;
+    int i = 1;
+    if (i < tokens.size() && tokens.get(i).isSymbol('(')) {
+      int depth = 0;
+      for (; i < tokens.size(); i++) {
+        Token t = tokens.get(i);
+        depth += t.isSymbol('(') ? 1 : t.isSymbol(')') ? -1 : 0;
+        if ((t.is("analyze") || t.is("analyse")) && !(i + 1 < tokens.size() && (tokens.get(i + 1).is("false")
+            || tokens.get(i + 1).is("off") || tokens.get(i + 1).text().equals("0")))) {
+          analyze = true;
+        }
+        if (depth == 0) {
+          i++;
+          break;
+        }
+      }
+    }
+    while (i < tokens.size() && (tokens.get(i).is("analyze") || tokens.get(i).is("analyse")
+        || tokens.get(i).is("verbose"))) {
+      analyze |= !tokens.get(i).is("verbose");
+      i++;
+    }
+    return new Explain(i, analyze, null);
+  }
+}

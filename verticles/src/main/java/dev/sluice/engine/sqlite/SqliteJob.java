@@ -1,0 +1,28 @@
+package dev.sluice.engine.sqlite;
+
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
+import java.util.function.IntConsumer;
+
+/** One query on its way through a pool: queued, then running on one worker, then done. */
+final class SqliteJob {
+
+  final String queryId;
+  final JsonObject line;
+  final long timeoutMs;
+  final IntConsumer onRows;
+  final Promise<JsonObject> result = Promise.promise();
+  SqliteWorker worker;
+  long deadlineTimer = -1;
+
+  SqliteJob(String queryId, JsonObject line, long timeoutMs, IntConsumer onRows) {
+    this.queryId = queryId;
+    this.line = line.put("id", queryId);
+    this.timeoutMs = timeoutMs;
+    this.onRows = onRows;
+  }
+
+  boolean done() {
+    return result.future().isComplete();
+  }
+}

@@ -1,0 +1,170 @@
+package dev.sluice.engine.sqlite;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The gateway's handle on one worker process. Its stdout is read on a dedicated thread (never an
+ * event loop) and every line is handed to the owning verticle's context; stderr is drained so the
+ * child can never block on a full pipe. All other methods run on the owning context.
+ */
+final class SqliteWorker {
+
+  /** Worker JVM heap: a query that needs more dies alone, never the gateway. */
+  static final String DEFAULT_HEAP = "256m";
+
+  private final Process process;
+  private final OutputStream stdin;
+  private final Promise<Integer> exited = Promise.promise();
+  private Consumer<JsonObject> lineHandler = l -> { };
+  private String serverVersion;
+
+  private SqliteWorker(Process process) {
+    this.process = process;
+    this.stdin = process.getOutputStream();
+  }
+
+  /**
+   * Starts a worker for {@code db} and completes once it reported ready (or fails with its fatal
+   * message). Process creation blocks, so it runs on a worker thread.
+   */
+  static Future<SqliteWorker> start(Vertx vertx, Context ctx, Path db, String heap) {
+    return start(vertx, ctx, db, heap, false);
+  }
+
+  /** @param writer a read-write worker for gated writes (the only one of its database file) */
+  static Future<SqliteWorker> start(Vertx vertx, Context ctx, Path db, String heap, boolean writer) {
+    return vertx.executeBlocking(() -> {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(javaBinary());
+      // First on the command line: /proc cmdline readers may cut a long classpath short
+      cmd.add(SqliteWorkerMain.MARKER + db);
+      cmd.add("-Xmx" + heap);
+      cmd.add("-XX:+UseSerialGC");
+      cmd.add("-XX:TieredStopAtLevel=1");
+      cmd.add("-Xshare:auto");
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(SqliteWorkerMain.class.getName());
+      cmd.add(db.toString());
+      if (writer) {
+        cmd.add(SqliteWorkerMain.WRITE_FLAG);
+      }
+      return new SqliteWorker(new ProcessBuilder(cmd).start());
+    }).compose(w -> w.begin(ctx));
+  }
+
+  private Future<SqliteWorker> begin(Context ctx) {
+    Promise<SqliteWorker> ready = Promise.promise();
+    lineHandler = line -> {
+      switch (line.getString("type", "")) {
+        case "ready" -> {
+          serverVersion = line.getString("version");
+          ready.tryComplete(this);
+        }
+        case "fatal" -> ready.tryFail(line.getString("message"));
+        default -> { }
+      }
+    };
+    thread("sqlite-worker-out-" + pid(), () -> readLines(process.getInputStream(), ctx));
+    thread("sqlite-worker-err-" + pid(), () -> drain(process.getErrorStream()));
+    process.onExit().thenAccept(p -> ctx.runOnContext(v -> {
+      exited.tryComplete(p.exitValue());
+      ready.tryFail("SQLite worker exited with code " + p.exitValue() + " before it was ready");
+    }));
+    return ready.future();
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  String serverVersion() {
+    return serverVersion;
+  }
+
+  boolean alive() {
+    return process.isAlive();
+  }
+
+  /** Completes with the exit code, on the owning context. */
+  Future<Integer> onExit() {
+    return exited.future();
+  }
+
+  void onLine(Consumer<JsonObject> handler) {
+    this.lineHandler = handler;
+  }
+
+  /**
+   * Sends one job line. The worker is idle and blocked reading stdin whenever a job is sent (one
+   * job per worker), so the write drains at once; a failure means the process is gone, which the
+   * exit handler reports.
+   */
+  void send(JsonObject job) {
+    try {
+      stdin.write((job.encode() + "\n").getBytes(StandardCharsets.UTF_8));
+      stdin.flush();
+    } catch (IOException e) {
+      process.destroyForcibly();
+    }
+  }
+
+  /** SIGKILL: the only reliable way to stop a CPU-bound SQLite statement. */
+  void kill() {
+    process.destroyForcibly();
+  }
+
+  private void readLines(InputStream in, Context ctx) {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        JsonObject parsed;
+        try {
+          parsed = new JsonObject(line);
+        } catch (DecodeException e) {
+          continue;
+        }
+        ctx.runOnContext(v -> lineHandler.accept(parsed));
+      }
+    } catch (IOException ignored) {
+      // the process is gone; onExit reports it
+    }
+  }
+
+  private static void drain(InputStream err) {
+    byte[] buf = new byte[4096];
+    try (err) {
+      while (err.read(buf) >= 0) {
+        // discarded: the worker writes nothing useful on stderr, but a full pipe would block it
+      }
+    } catch (IOException ignored) {
+      // process gone
+    }
+  }
+
+  private static void thread(String name, Runnable body) {
+    Thread t = new Thread(body, name);
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private static String javaBinary() {
+    return ProcessHandle.current().info().command()
+        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+}

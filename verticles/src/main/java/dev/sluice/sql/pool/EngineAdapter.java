@@ -1,0 +1,99 @@
+package dev.sluice.sql.pool;
+
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.analysis.StatementKind;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.desc.ColumnDescriptor;
+import java.util.List;
+
+/**
+ * What one network engine (PostgreSQL, MySQL/MariaDB) supplies to the shared executor flow in
+ * {@link SqlExecutorVerticle}: pools, the read-only deadline-bound session, cancellation, error
+ * mapping and plan rendering. One instance per configured connection; {@link PooledExecution}
+ * runs the statements on it.
+ */
+public interface EngineAdapter {
+
+  /** Builds the pools; resolves even when the server is down (status is then "down"). */
+  Future<Void> start();
+
+  Future<Void> close();
+
+  /**
+   * Leases a pooled connection and opens (or starts opening, see {@link Lease#opened}) a READ ONLY
+   * transaction whose server-side deadline is {@code timeoutMs}.
+   */
+  Future<Lease> lease(long timeoutMs);
+
+  /**
+   * Rolls back, clears whatever session state the call could have left (locks, settings, temporary
+   * objects, cursors) and returns the connection to the pool; never fails.
+   */
+  Future<Void> release(Lease lease);
+
+  /** Like {@link #lease}, but the transaction is READ WRITE: only for gated writes. */
+  default Future<Lease> leaseWrite(long timeoutMs) {
+    return Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT, "this engine does not take writes"));
+  }
+
+  /** Stops the statement running on a lease from outside (cancel request / KILL QUERY). */
+  Future<Void> cancel(Lease lease);
+
+  /** A quick liveness probe on a side connection: version and flavour, or a failure. */
+  Future<ServerInfo> probe();
+
+  /**
+   * Whether the engine can read a statement of this kind through a server cursor. Kinds that
+   * cannot (MariaDB answers 1421 "no open cursor" for EXPLAIN, SHOW, DESCRIBE) return small,
+   * bounded results and are read in one go through {@link #single}.
+   */
+  default boolean cursorReadable(StatementKind kind) {
+    return true;
+  }
+
+  /**
+   * Runs one statement read whole, on a path that cannot carry a second statement: PostgreSQL's
+   * extended protocol, MySQL's text protocol with multi-statements switched off on the connection.
+   */
+  Future<RowSet<Row>> single(SqlConnection conn, String sql);
+
+  /** The statement that explains {@code sql} as JSON. */
+  String explainSql(String sql, boolean analyze);
+
+  /** Turns the engine's JSON plan rows into the explain reply fields. */
+  JsonObject renderPlan(List<Row> rows);
+
+  /** One cell as JSON, applying the engine's type quirks before {@link dev.sluice.sql.result.ValueFormat}. */
+  Object cell(Row row, int index, ColumnDescriptor column);
+
+  /** The engine's name for a column type. */
+  String typeName(ColumnDescriptor column);
+
+  /** Maps an engine failure to an agent-facing error (no suggestions yet). */
+  SqlError mapError(Throwable failure);
+
+  /** Whether the failure is the engine's own statement deadline, {@code elapsedMs} into the call. */
+  boolean isServerDeadline(Throwable failure, long elapsedMs, long timeoutMs);
+
+  /** Names an agent might have meant: tables ({@code columns=false}) or columns of the live schema. */
+  Future<List<String>> knownNames(boolean columns, String qualifier);
+
+  /** Pool counters for info. */
+  JsonObject poolStats();
+
+  /**
+   * A leased connection with the engine's id of the backend serving it. {@code opened} is the
+   * transaction start: an engine that pipelines may hand out the lease while it is still on the
+   * wire, so the first statement travels in the same round trip. Nothing that executes may run
+   * before {@code opened} succeeded.
+   */
+  record Lease(SqlConnection conn, long backendId, Future<Void> opened) {}
+
+  /** What a probe learned. */
+  record ServerInfo(String version, String flavour) {}
+}

@@ -1,0 +1,186 @@
+package dev.sluice.sql.pool;
+
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlError;
+import dev.sluice.config.ConnectionConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.sqlclient.ClientBuilder;
+import io.vertx.sqlclient.ClosedConnectionException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.SqlConnectOptions;
+import io.vertx.sqlclient.SqlConnection;
+import java.net.ConnectException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The pool handling both network engines share: a query pool sized by the config, a one-connection
+ * side pool for probes, cancels and schema look-ups (so they work while the query pool is full),
+ * lease counters, and the failures every driver raises the same way.
+ */
+public abstract class PooledEngine implements EngineAdapter {
+
+  /** Fail fast on an unreachable server instead of the 30 s TCP default. */
+  public static final int CONNECT_TIMEOUT_MS = 3_000;
+
+  protected final Vertx vertx;
+  protected final ConnectionConfig cfg;
+  protected Pool pool;
+  protected Pool sidePool;
+  protected volatile ServerInfo serverInfo;
+  private int inUse;
+  private int waiting;
+
+  protected PooledEngine(Vertx vertx, ConnectionConfig cfg) {
+    this.vertx = vertx;
+    this.cfg = cfg;
+  }
+
+  /** The driver's pool builder, e.g. {@code PgBuilder.pool()}. */
+  protected abstract ClientBuilder<Pool> builder();
+
+  protected abstract SqlConnectOptions connectOptions();
+
+  /** Session setup run once per physical connection; must close (return) the connection. */
+  protected Handler<SqlConnection> connectHandler() {
+    return null;
+  }
+
+  /**
+   * Opens the deadline-bound transaction of a fresh lease: READ ONLY, or READ WRITE for a gated
+   * write. Yields the lease; its {@link Lease#opened} may still be pending (PostgreSQL pipelines).
+   */
+  protected abstract Future<Lease> openSession(SqlConnection conn, long timeoutMs, boolean write);
+
+  /** Asks the server for its version. */
+  protected abstract Future<ServerInfo> detect(SqlConnection conn);
+
+  @Override
+  public Future<Void> start() {
+    pool = build(new PoolOptions()
+        .setMaxSize(Math.max(1, cfg.poolSize()))
+        .setMaxWaitQueueSize(cfg.maxWaitQueue())
+        // A waiter older than the deadline is useless; the gateway timer already answered it.
+        .setConnectionTimeout((int) Math.max(1_000, cfg.queryTimeoutMs() + 1_000))
+        .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setName("sluice-" + cfg.id()));
+    sidePool = build(new PoolOptions().setMaxSize(1).setMaxWaitQueueSize(32)
+        .setConnectionTimeout(CONNECT_TIMEOUT_MS * 2).setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setName("sluice-side-" + cfg.id()));
+    // Down at start is a status, not a deployment failure: info reports it and later calls retry.
+    return probe().<Void>mapEmpty().otherwiseEmpty();
+  }
+
+  private Pool build(PoolOptions options) {
+    ClientBuilder<Pool> b = builder()
+        .with(options)
+        .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS))
+        .connectingTo(connectOptions())
+        .using(vertx);
+    Handler<SqlConnection> h = connectHandler();
+    return (h == null ? b : b.withConnectHandler(h)).build();
+  }
+
+  @Override
+  public Future<Void> close() {
+    return Future.join(pool.close(), sidePool.close()).mapEmpty();
+  }
+
+  @Override
+  public Future<ServerInfo> probe() {
+    return sidePool.withConnection(this::detect)
+        .timeout(CONNECT_TIMEOUT_MS + 500L, TimeUnit.MILLISECONDS)
+        .onSuccess(info -> serverInfo = info);
+  }
+
+  @Override
+  public Future<Lease> lease(long timeoutMs) {
+    return lease(timeoutMs, false);
+  }
+
+  @Override
+  public Future<Lease> leaseWrite(long timeoutMs) {
+    return lease(timeoutMs, true);
+  }
+
+  private Future<Lease> lease(long timeoutMs, boolean write) {
+    waiting++;
+    return pool.getConnection()
+        .andThen(ar -> waiting--)
+        .compose(conn -> {
+          inUse++;
+          return openSession(conn, timeoutMs, write)
+              .recover(err -> conn.close().transform(x -> {
+                inUse--;
+                return Future.<Lease>failedFuture(err);
+              }));
+        });
+  }
+
+  /**
+   * Clears what a call may have left on the session after its ROLLBACK: locks, settings, cursors,
+   * temporary objects. The guard already refuses every statement that creates such state; this is
+   * the second wall, so that no caller inherits another's session.
+   */
+  protected abstract Future<Void> resetSession(SqlConnection conn);
+
+  @Override
+  public Future<Void> release(Lease lease) {
+    // queued behind the ROLLBACK on the same connection: both share a round trip where the driver pipelines
+    Future<Void> rollback = lease.conn().query("ROLLBACK").execute().<Void>mapEmpty().otherwiseEmpty();
+    Future<Void> reset = resetSession(lease.conn());
+    return Future.join(rollback, reset.otherwiseEmpty())
+        .<Void>mapEmpty()
+        .eventually(() -> lease.conn().close())
+        .andThen(ar -> inUse--)
+        .otherwiseEmpty();
+  }
+
+  /** Runs {@code work} on the side pool, for look-ups that must not queue behind queries. */
+  protected <T> Future<T> onSide(Function<SqlConnection, Future<T>> work) {
+    return sidePool.withConnection(work);
+  }
+
+  @Override
+  public JsonObject poolStats() {
+    return new JsonObject().put("size", cfg.poolSize()).put("inUse", inUse).put("waiting", waiting);
+  }
+
+  /**
+   * Failures every driver raises alike: the pool's full wait queue (busy), refused/closed sockets
+   * and connect timeouts (connection_error). Null when the failure is engine-specific.
+   */
+  protected SqlError commonError(Throwable t) {
+    String msg = String.valueOf(t.getMessage());
+    if (msg.contains("max wait queue size")) {
+      return new SqlError(ErrorType.BUSY, "all " + cfg.poolSize() + " connections of '" + cfg.id()
+          + "' are busy and " + cfg.maxWaitQueue() + " calls are already waiting")
+          .with("retryAfterMs", retryAfterMs());
+    }
+    if (t instanceof ConnectException
+        || t instanceof ClosedConnectionException || t instanceof java.util.concurrent.TimeoutException
+        || t instanceof io.netty.channel.ConnectTimeoutException || t instanceof java.io.IOException
+        || t instanceof VertxException && (msg.contains("Connection refused") || msg.contains("onnection timed out")
+            || msg.contains("closed") || msg.contains("Timeout"))) {
+      return new SqlError(ErrorType.CONNECTION_ERROR, "cannot reach the database of '" + cfg.id() + "': "
+          + firstLine(msg));
+    }
+    return null;
+  }
+
+  /** How long a busy caller should wait: a fraction of the deadline, between 250 ms and 2 s. */
+  protected long retryAfterMs() {
+    return Math.max(250, Math.min(2_000, cfg.queryTimeoutMs() / 4));
+  }
+
+  protected static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+}

@@ -1,0 +1,193 @@
+package dev.sluice.sql.pool;
+
+import dev.sluice.sql.EngineConnection;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.RowChecksum;
+import dev.sluice.sql.SqlBus;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.SqlRequest;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.PreparedStatement;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.templates.SqlTemplate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs guarded statements on a network engine's pool: lease a read-only deadline-bound session,
+ * stream at most {@code maxRows} rows through a cursor (or read a metadata statement whole), roll
+ * back and reset the session. The deadline is enforced twice: by the engine and by a gateway timer
+ * that cancels the backend; both end in the same {@link SqlBus#deadlineError}, delivered once.
+ * Every statement travels on a path that cannot carry a second one (see
+ * {@link EngineAdapter#single}). Runs on the executor verticle's context.
+ */
+public final class PooledExecution implements EngineConnection {
+
+  /** The gateway timer fires this long after the engine's own deadline should have. */
+  public static final long DEADLINE_MARGIN_MS = 250;
+
+  private final Vertx vertx;
+  private final EngineAdapter engine;
+  private final Map<String, InFlightQuery> inFlight = new HashMap<>();
+
+  public PooledExecution(Vertx vertx, EngineAdapter engine) {
+    this.vertx = vertx;
+    this.engine = engine;
+  }
+
+  @Override
+  public Future<Void> start() {
+    return engine.start();
+  }
+
+  @Override
+  public Future<Void> close() {
+    return engine.close();
+  }
+
+  @Override
+  public Future<List<String>> knownNames(boolean columns, String qualifier) {
+    return engine.knownNames(columns, qualifier);
+  }
+
+  @Override
+  public Future<JsonObject> run(Job job) {
+    InFlightQuery q = new InFlightQuery(job.queryId(), engine);
+    inFlight.put(job.queryId(), q);
+    long started = System.nanoTime();
+    long timeoutMs = job.timeoutMs();
+    boolean write = job.mode() == SqlRequest.Mode.WRITE;
+    // The gateway's own deadline: covers the pool queue and an engine that ignores its timeout.
+    long timer = vertx.setTimer(timeoutMs + DEADLINE_MARGIN_MS, id -> stop(q, InFlightQuery.Stop.DEADLINE,
+        SqlBus.deadlineError(timeoutMs)));
+    (write ? engine.leaseWrite(timeoutMs) : engine.lease(timeoutMs))
+        .compose(lease -> {
+          if (q.stop != null) {
+            return engine.release(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
+          }
+          q.lease = lease;
+          return work(lease, job).eventually(() -> {
+            // Forget the lease first so no new cancel targets it, and let a cancel already on its
+            // way land before the connection goes back: a PG cancel request arriving late would
+            // otherwise stop the next caller's statement on the same backend.
+            q.lease = null;
+            Future<Void> landed = q.cancelSent == null ? Future.succeededFuture()
+                : q.cancelSent.timeout(2, TimeUnit.SECONDS).otherwiseEmpty();
+            return landed.compose(v -> engine.release(lease));
+          });
+        })
+        .recover(err -> failure(q, err, timeoutMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
+        .onComplete(ar -> {
+          vertx.cancelTimer(timer);
+          inFlight.remove(job.queryId());
+          if (ar.succeeded()) {
+            q.reply.tryComplete(ar.result());
+          } else {
+            q.reply.tryFail(ar.cause());
+          }
+        });
+    return q.reply.future();
+  }
+
+  private Future<JsonObject> work(EngineAdapter.Lease lease, Job job) {
+    switch (job.mode()) {
+      case WRITE:
+        return lease.opened().compose(v -> write(lease, job.sql(), new ResultCollector(engine, job.maxRows(), r -> { })));
+      case EXPLAIN:
+        return lease.opened().compose(v -> engine.single(lease.conn(), engine.explainSql(job.sql(), job.analyze())))
+            .map(rs -> {
+              List<Row> rows = new ArrayList<>();
+              rs.forEach(rows::add);
+              return engine.renderPlan(rows);
+            });
+      default:
+        ResultCollector collector = new ResultCollector(engine, job.maxRows(), job.onRows(),
+            job.mode() == SqlRequest.Mode.CHECKSUM ? new RowChecksum(job.floatDigits()) : null);
+        return read(lease, job, collector);
+    }
+  }
+
+  private Future<JsonObject> read(EngineAdapter.Lease lease, Job job, ResultCollector collector) {
+    if (job.params() != null) {
+      // typed binding by SQL Client Templates (extended protocol): #{name} becomes $n / ?, never spliced
+      return lease.opened().compose(v -> SqlTemplate.forQuery(lease.conn(), job.sql()).execute(job.params().getMap()))
+          .map(collector::collect);
+    }
+    if (!engine.cursorReadable(job.kind())) {
+      return lease.opened().compose(v -> engine.single(lease.conn(), job.sql())).map(collector::collect);
+    }
+    // Preparing executes nothing, so it may ride behind a transaction start still on the wire.
+    Future<PreparedStatement> prepared = lease.conn().prepare(job.sql());
+    return lease.opened()
+        .transform(open -> open.succeeded() ? prepared
+            : prepared.compose(PreparedStatement::close).transform(x -> Future.failedFuture(open.cause())))
+        .compose(ps -> collector.drain(ps.cursor())
+            // Server-side statements outlive the lease (PG session, MySQL max_prepared_stmt_count).
+            // Closing one also closes its cursor. Not awaited: the release's ROLLBACK queues
+            // behind it on the same connection, so both share one round trip.
+            .andThen(ar -> ps.close()));
+  }
+
+  /** One write in its READ WRITE transaction: rows affected, RETURNING rows (capped), then COMMIT. */
+  private Future<JsonObject> write(EngineAdapter.Lease lease, String sql, ResultCollector collector) {
+    return engine.single(lease.conn(), sql).compose(rs -> {
+      JsonObject out = collector.collect(rs).put("rowsAffected", rs.rowCount());
+      return lease.conn().query("COMMIT").execute().map(x -> out);
+    });
+  }
+
+  @Override
+  public boolean cancel(String queryId) {
+    InFlightQuery q = inFlight.get(queryId);
+    if (q == null || q.stop != null) {
+      return false;
+    }
+    stop(q, InFlightQuery.Stop.CANCELLED, new SqlError(ErrorType.CANCELLED, "query " + queryId + " was cancelled"));
+    return true;
+  }
+
+  /** Stops a running query from outside; the reply fails with {@code error} once the engine was told. */
+  private void stop(InFlightQuery q, InFlightQuery.Stop why, SqlError error) {
+    if (q.stop == null) {
+      q.stop = why;
+    }
+    Future<Void> told = q.lease == null ? Future.succeededFuture() : q.engine.cancel(q.lease).otherwiseEmpty();
+    q.cancelSent = told;
+    if (why == InFlightQuery.Stop.DEADLINE) {
+      // The deadline answer must not wait for a side connection; the backend stops on its own time.
+      q.reply.tryFail(error);
+    }
+    told.onComplete(ar -> q.reply.tryFail(error));
+  }
+
+  private SqlError stopError(InFlightQuery q, long timeoutMs) {
+    return q.stop == InFlightQuery.Stop.CANCELLED
+        ? new SqlError(ErrorType.CANCELLED, "query " + q.queryId + " was cancelled")
+        : SqlBus.deadlineError(timeoutMs);
+  }
+
+  private Future<JsonObject> failure(InFlightQuery q, Throwable err, long timeoutMs, long elapsedMs) {
+    if (q.stop != null || engine.isServerDeadline(err, elapsedMs, timeoutMs)) {
+      if (q.stop == null) {
+        q.stop = InFlightQuery.Stop.DEADLINE;
+      }
+      return Future.failedFuture(stopError(q, timeoutMs));
+    }
+    return Future.failedFuture(err instanceof SqlError se ? se : engine.mapError(err));
+  }
+
+  @Override
+  public Future<JsonObject> info() {
+    JsonObject out = new JsonObject().put("readOnly", true);
+    return engine.probe()
+        .map(info -> out.put("status", "up").put("serverVersion", info.version()).put("flavour", info.flavour()))
+        .recover(err -> Future.succeededFuture(out.put("status", "down")
+            .put("error", engine.mapError(err).getMessage())))
+        .map(o -> o.put("pool", engine.poolStats()));
+  }
+}

@@ -1,0 +1,61 @@
+package dev.sluice.engine.postgres;
+
+import static dev.sluice.sql.EngineTypeFixture.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.sql.Driver;
+import dev.sluice.sql.EngineTypeFixture;
+import dev.sluice.sql.SqlBus;
+import dev.sluice.testing.TestDatabases;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PgTypeFormatTest {
+
+  @Test
+  void fixtureValuesFormatAsSpecified() throws Exception {
+    TestDatabases.requirePostgres();
+    String schema = TestDatabases.uniqueName("pgtypes");
+    Vertx vertx = Vertx.vertx();
+    Pool admin = PgBuilder.pool().connectingTo(TestDatabases.pgUrl(TestDatabases.PG_DATABASE)).using(vertx).build();
+    try {
+      run(admin, "CREATE SCHEMA " + schema);
+      run(admin, "CREATE TABLE " + schema + ".t (n_small smallint, n_int int, n_big bigint, n_decimal numeric(12,4),"
+          + " n_real real, n_double double precision, flag boolean, day date, ts timestamp, instant timestamptz,"
+          + " body text, bin bytea, doc jsonb, missing int, id_uuid uuid)");
+      admin.preparedQuery("INSERT INTO " + schema + ".t VALUES ($1, $2, $3, ($4::text)::numeric, $5, $6, $7, ($8::text)::date,"
+              + " ($9::text)::timestamp, ($10::text || '+00')::timestamptz, $11, decode($12::text, 'hex'), ($13::text)::jsonb, NULL, ($14::text)::uuid)")
+          .execute(Tuple.from(List.<Object>of(SMALL, INT, BIG, DECIMAL, REAL, DOUBLE, FLAG, DATE, TIMESTAMP, INSTANT_UTC,
+              LONG_TEXT, BINARY_HEX, JSON, EngineTypeFixture.UUID)))
+          .await(10, TimeUnit.SECONDS);
+      ConnectionConfig cfg = new ConnectionConfig("types", Driver.POSTGRES, TestDatabases.pgUrl(TestDatabases.PG_DATABASE),
+          null, null, null, null, 1, 4, 5_000, 100, 1_000);
+      vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(dev.sluice.engine.postgres.PostgresEngine.INSTANCE, List.of(cfg))).await(20, TimeUnit.SECONDS);
+      List<String> cols = new ArrayList<>(COLUMNS);
+      cols.add("id_uuid");
+      JsonObject r = vertx.eventBus().<JsonObject>request(SqlBus.execute(Driver.POSTGRES),
+          SqlBus.queryRequest("types", "q1", "SELECT " + String.join(", ", cols) + " FROM " + schema + ".t", 10))
+          .await(20, TimeUnit.SECONDS).body();
+      assertEquals(new JsonArray(cols), r.getJsonArray("headers"));
+      assertEquals(expected(true).encode(), r.getJsonArray("rows").getJsonArray(0).encode());
+      System.out.println("[POSTGRES] headerTypes " + r.getJsonArray("headerTypes").encode());
+    } finally {
+      run(admin, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      admin.close().await(5, TimeUnit.SECONDS);
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void run(Pool pool, String sql) throws Exception {
+    pool.query(sql).execute().await(10, TimeUnit.SECONDS);
+  }
+}

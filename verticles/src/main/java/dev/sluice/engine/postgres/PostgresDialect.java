@@ -42,6 +42,11 @@ public final class PostgresDialect implements SqlDialect {
     return true;
   }
 
+  @Override
+  public boolean builtinSchema(String schema) {
+    return "pg_catalog".equalsIgnoreCase(schema);
+  }
+
   /** EXPLAIN [ ( option [, ...] ) ] [ ANALYZE ] [ VERBOSE ] statement. */
   @Override
   public Explain explain(List<Token> tokens) {

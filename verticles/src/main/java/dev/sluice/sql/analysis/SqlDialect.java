@@ -34,6 +34,15 @@ public interface SqlDialect {
   }
 
   /**
+   * Whether a function qualified with this schema is the engine's built-in one (PostgreSQL's
+   * {@code pg_catalog}). Any other qualifier reaches a user-defined function, which no allow-list
+   * vouches for.
+   */
+  default boolean builtinSchema(String schema) {
+    return false;
+  }
+
+  /**
    * The engine's EXPLAIN: where the explained statement starts in {@code tokens} (which begin with
    * the EXPLAIN keyword) and whether the engine executes it; null when the tokens explain no
    * statement (MySQL's DESCRIBE of a table).

@@ -67,6 +67,11 @@ public final class ReadGuard {
           + "connection for the next caller", "Compute the value in the query itself, e.g. with a CTE.");
     }
     for (FunctionCall f : a.functions()) {
+      if (f.schema() != null && !a.dialect().builtinSchema(f.schema())) {
+        return Refusal.of("function_not_allowed", "function " + f.schema() + "." + f.name() + "() is a "
+            + "user-defined function (qualified with '" + f.schema() + "'); only the engine's built-in functions "
+            + "may be called", "Call built-in functions without a schema, or ask the operator for an approved query.");
+      }
       FunctionRules.Verdict v = a.dialect().functions().of(f.name(), false);
       if (!v.allowed()) {
         return functionRefusal(f.name(), v);

@@ -167,6 +167,15 @@ class SqlAnalyzerTest {
   }
 
   @Test
+  void qualifiedCallsReachOnlyBuiltIns() {
+    assertNull(dev.sluice.sql.guard.ReadGuard.check(a(PG, "SELECT pg_catalog.lower('A')")));
+    assertEquals("function_not_allowed", dev.sluice.sql.guard.ReadGuard.check(a(PG, "SELECT public.lower('A')"))
+        .rule());
+    assertEquals("function_not_allowed", dev.sluice.sql.guard.ReadGuard.check(a(MY, "SELECT test.lower('A')"))
+        .rule());
+  }
+
+  @Test
   void explainCarriesTheExplainedStatement() {
     AnalysedStatement e = a(PG, "EXPLAIN (ANALYZE, FORMAT JSON) SELECT * FROM payments");
     assertEquals(StatementKind.EXPLAIN, e.kind());

@@ -26,7 +26,8 @@ public final class ToolRegistry {
   /** Tools per tools/list page; small enough that pagination is exercised by real clients. */
   public static final int DEFAULT_PAGE_SIZE = 50;
 
-  private record Entry(Tool tool, Validator validator) {}
+  /** A registered tool: its validator, and its tools/list entry built once. */
+  private record Entry(Tool tool, Validator validator, JsonObject listed) {}
 
   private volatile Map<String, Entry> tools = new LinkedHashMap<>();
   private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
@@ -46,7 +47,7 @@ public final class ToolRegistry {
     if (next.containsKey(name)) {
       throw new IllegalStateException("tool registered twice: " + name);
     }
-    next.put(name, new Entry(tool, compile(tool.spec().inputSchema())));
+    next.put(name, new Entry(tool, compile(tool.spec().inputSchema()), tool.spec().toJson()));
     tools = next;
     changeListeners.forEach(Runnable::run);
     return this;
@@ -91,7 +92,10 @@ public final class ToolRegistry {
     return problems;
   }
 
-  /** Validates {@code value} against any JSON Schema 2020-12 (e.g. an approved query's parameters). */
+  /**
+   * Validates {@code value} against any JSON Schema 2020-12 (e.g. an approved query's parameters);
+   * compiles it for this one check.
+   */
   public static List<String> validate(JsonObject schema, JsonObject value) {
     OutputUnit out = compile(schema).validate(value);
     if (Boolean.TRUE.equals(out.getValid())) {
@@ -124,7 +128,7 @@ public final class ToolRegistry {
     List<Entry> all = new ArrayList<>(tools.values());
     JsonArray page = new JsonArray();
     for (int i = offset; i < Math.min(all.size(), offset + pageSize); i++) {
-      page.add(all.get(i).tool.spec().toJson());
+      page.add(all.get(i).listed);
     }
     JsonObject result = new JsonObject().put("tools", page);
     if (offset + pageSize < all.size()) {
@@ -157,8 +161,12 @@ public final class ToolRegistry {
         .encodeToString(("o:" + offset).getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Compiles a copy: the compiler writes its bookkeeping ({@code __absolute_uri__}) into the
+   * object it is given, and the schema itself is what tools/list publishes.
+   */
   private static Validator compile(JsonObject schema) {
-    return Validator.create(JsonSchema.of(schema),
+    return Validator.create(JsonSchema.of(schema.copy()),
         new JsonSchemaOptions()
             .setDraft(Draft.DRAFT202012)
             .setBaseUri("https://sluice.dev/schemas/")

@@ -181,7 +181,7 @@ final class McpDispatcher {
       record(callId, session, name, "error", err.type().wireName(), nanos);
       audit(session, callId, name, args, "error", err.type().wireName(), null, null, nanos,
           err.details().getString("queryId"));
-      return Future.succeededFuture(JsonRpc.result(id, errorResult(err, structured)));
+      return Future.succeededFuture(JsonRpc.result(id, errorResult(err)));
     });
   }
 
@@ -209,18 +209,20 @@ final class McpDispatcher {
     callLog.end(callId, s.id, tool, outcome, errorType, nanos / 1_000_000);
   }
 
-  /** The in-band error: a text block with the JSON body, and the same body as structuredContent. */
-  static JsonObject errorResult(SqlError err, boolean structured) {
+  /**
+   * The in-band error: one text block, the {@code error_type: message} headline and then the whole
+   * body as JSON (sql_state, position, suggestions, hint, retryAfterMs ...), and no
+   * structuredContent. Spec 2025-11-25 shows execution errors as content only, and a client that
+   * holds the tool's outputSchema checks any structuredContent against it even when isError is true
+   * (TypeScript SDK 1.x Client.callTool), so an error body there would reach the agent as a client
+   * exception instead of the error.
+   */
+  static JsonObject errorResult(SqlError err) {
     JsonObject body = err.toJson();
-    JsonObject r = new JsonObject()
+    return new JsonObject()
         .put("content", new JsonArray().add(new JsonObject().put("type", "text")
-            .put("text", body.getString("error_type") + ": " + body.getString("message")
-                + "\n" + body.encode())))
+            .put("text", body.getString("error_type") + ": " + body.getString("message") + "\n" + body.encode())))
         .put("isError", true);
-    if (structured) {
-      r.put("structuredContent", body);
-    }
-    return r;
   }
 
   private Future<JsonObject> resources(Object id, String method, JsonObject params) {

@@ -152,6 +152,35 @@ public final class McpHttpClient {
     return callTool(name, args).getJsonObject("result");
   }
 
+  /**
+   * The error body of an in-band tool error, read the way an agent reads it: from the text
+   * content ({@code error_type: message}, then the JSON body). Fails unless the result is an error
+   * shaped as the gateway promises: isError true, no structuredContent, headline and body agreeing.
+   */
+  public static JsonObject errorBody(JsonObject result) {
+    if (!Boolean.TRUE.equals(result.getBoolean("isError"))) {
+      throw new AssertionError("not an error result: " + result.encode());
+    }
+    if (result.containsKey("structuredContent")) {
+      throw new AssertionError("an error result carries no structuredContent (clients validate it against "
+          + "the outputSchema): " + result.encode());
+    }
+    String text = result.getJsonArray("content").getJsonObject(0).getString("text");
+    int nl = text.indexOf('\n');
+    JsonObject body = new JsonObject(text.substring(nl + 1));
+    String headline = body.getString("error_type") + ": " + body.getString("message");
+    if (!text.substring(0, nl).equals(headline)) {
+      throw new AssertionError("the headline does not match the body: " + text);
+    }
+    return body;
+  }
+
+  /** structuredContent of a success, the {@link #errorBody} of an error. */
+  public static JsonObject body(JsonObject result) {
+    return Boolean.TRUE.equals(result.getBoolean("isError")) ? errorBody(result)
+        : result.getJsonObject("structuredContent");
+  }
+
   public HttpResponse<InputStream> postStream(Object body, Map<String, String> extraHeaders) throws Exception {
     HttpRequest.Builder b = base(extraHeaders)
         .header("Content-Type", "application/json")

@@ -148,8 +148,8 @@ public abstract class SqlOverMcpContract {
     JsonObject err = slow.get(10, TimeUnit.SECONDS);
     long ms = (System.nanoTime() - start) / 1_000_000;
     assertTrue(err.getBoolean("isError"));
-    assertEquals("timeout", err.getJsonObject("structuredContent").getString("error_type"));
-    assertEquals("query exceeded 2s", err.getJsonObject("structuredContent").getString("message"));
+    assertEquals("timeout", McpHttpClient.errorBody(err).getString("error_type"));
+    assertEquals("query exceeded 2s", McpHttpClient.errorBody(err).getString("message"));
     assertTrue(ms < DEADLINE_MS + 1_000, "ended " + ms + " ms after the call started");
     awaitGone(marker);
   }
@@ -179,7 +179,7 @@ public abstract class SqlOverMcpContract {
     // the queryId is not in progress messages, so take it from the other session's view: ask
     // query_cancel with a wrong id first (not found), then cancel through a fresh listing
     JsonObject missing = c.callTool("query_cancel", new JsonObject().put("queryId", "nope")).getJsonObject("result");
-    assertEquals("not_found", missing.getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("not_found", McpHttpClient.errorBody(missing).getString("error_type"));
     McpHttpClient other = session();
     assertTrue(other.callTool("query_cancel", new JsonObject().put("queryId", "nope"))
         .getJsonObject("result").getBoolean("isError"));
@@ -194,7 +194,7 @@ public abstract class SqlOverMcpContract {
     McpHttpClient c = session();
     JsonObject r = sql(c, "DELETE FROM " + items(), null);
     assertTrue(r.getBoolean("isError"));
-    assertEquals("validation_failed", r.getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("validation_failed", McpHttpClient.errorBody(r).getString("error_type"));
     JsonObject count = sql(c, "SELECT count(*) AS n FROM " + items(), null);
     assertEquals("5000", String.valueOf(count.getJsonObject("structuredContent").getJsonArray("rows")
         .getJsonArray(0).getValue(0)));
@@ -206,7 +206,7 @@ public abstract class SqlOverMcpContract {
     String typo = items().replace("items", "itemz");
     JsonObject r = sql(c, "SELECT * FROM " + typo, null);
     assertTrue(r.getBoolean("isError"));
-    JsonObject body = r.getJsonObject("structuredContent");
+    JsonObject body = McpHttpClient.errorBody(r);
     assertEquals("table_not_found", body.getString("error_type"));
     assertTrue(body.encode().contains("items"), body.encode());
   }

@@ -165,12 +165,12 @@ final class McpDispatcher {
       call.untrackQueries();
       long nanos = System.nanoTime() - started;
       if (call.cancelled()) {
-        record(callId, session, name, "cancelled", "cancelled", nanos);
+        record(callId, session, name, "cancelled", "cancelled", null, nanos);
         audit(session, callId, name, args, "cancelled", "cancelled", null, null, nanos, null);
         return Future.succeededFuture(null);
       }
       if (ar.succeeded()) {
-        record(callId, session, name, "ok", null, nanos);
+        record(callId, session, name, "ok", null, null, nanos);
         JsonObject s = ar.result().structured();
         audit(session, callId, name, args, "ok", null, s == null ? null : s.getInteger("rowCount"),
             ar.result().text() == null ? null : ar.result().text().length(), nanos,
@@ -178,7 +178,7 @@ final class McpDispatcher {
         return Future.succeededFuture(JsonRpc.result(id, ar.result().toCallResult(structured)));
       }
       SqlError err = SqlError.from(ar.cause());
-      record(callId, session, name, "error", err.type().wireName(), nanos);
+      record(callId, session, name, "error", err.type().wireName(), err.getMessage(), nanos);
       audit(session, callId, name, args, "error", err.type().wireName(), null, null, nanos,
           err.details().getString("queryId"));
       return Future.succeededFuture(JsonRpc.result(id, errorResult(err)));
@@ -204,9 +204,10 @@ final class McpDispatcher {
     }
   }
 
-  private void record(String callId, Session s, String tool, String outcome, String errorType, long nanos) {
+  private void record(String callId, Session s, String tool, String outcome, String errorType, String errorMessage,
+      long nanos) {
     metrics.toolCall(tool, outcome, nanos);
-    callLog.end(callId, s.id, tool, outcome, errorType, nanos / 1_000_000);
+    callLog.end(callId, s.id, tool, outcome, errorType, errorMessage, nanos / 1_000_000);
   }
 
   /**

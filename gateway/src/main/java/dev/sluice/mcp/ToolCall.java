@@ -25,6 +25,8 @@ final class ToolCall implements ToolContext {
   private final Map<String, Supplier<Future<?>>> queryCancels = new HashMap<>();
   final Map<String, Consumer<JsonObject>> queryProgress = new HashMap<>();
   private boolean cancelled;
+  /** The query this call started last: progress names it, so query_cancel can be given it. */
+  private String lastQueryId;
   private double lastProgress = Double.NEGATIVE_INFINITY;
 
   ToolCall(Vertx vertx, Session session, String callId, Object progressToken, EventStream stream,
@@ -71,7 +73,7 @@ final class ToolCall implements ToolContext {
       params.put("total", Math.max(total, p));
     }
     if (message != null) {
-      params.put("message", message);
+      params.put("message", lastQueryId == null ? message : message + " (queryId " + lastQueryId + ")");
     }
     notifyClient(JsonRpc.notification("notifications/progress", params));
   }
@@ -135,6 +137,7 @@ final class ToolCall implements ToolContext {
     shardQueries.put(queryId, this);
     queryProgress.put(queryId, onProgress);
     queryCancels.put(queryId, cancel);
+    lastQueryId = queryId;
   }
 
   void untrackQueries() {

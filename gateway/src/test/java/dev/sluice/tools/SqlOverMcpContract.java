@@ -100,11 +100,12 @@ public abstract class SqlOverMcpContract {
         .filter(e -> "notifications/progress".equals(e.message().getString("method")))
         .map(e -> e.message().getJsonObject("params").getString("message")).toList();
     assertEquals("validating", stages.get(0));
-    assertTrue(stages.contains("executing"), stages.toString());
     assertTrue(stages.get(stages.size() - 1).startsWith("fetched 2500 rows"), stages.toString());
     JsonObject result = events.get(events.size() - 1).message().getJsonObject("result");
     assertFalse(result.getBoolean("isError"), result.encode());
     JsonObject s = result.getJsonObject("structuredContent");
+    // once running, progress names the query, so another call of the session can query_cancel it
+    assertTrue(stages.contains("executing (queryId " + s.getString("queryId") + ")"), stages.toString());
     assertEquals(new JsonArray().add("id").add("name"), s.getJsonArray("headers"));
     assertEquals(2_500, s.getInteger("rowCount"));
     assertEquals(2_500, s.getJsonArray("rows").size());

@@ -61,7 +61,7 @@ final class McpDispatcher {
           return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INVALID_REQUEST,
               "session is already initialized; start a new session without Mcp-Session-Id"));
         case "tools/list":
-          return Future.succeededFuture(toolsList(id, params));
+          return Future.succeededFuture(toolsList(session, id, params));
         case "tools/call":
           return toolsCall(session, id, params, stream);
         case "logging/setLevel":
@@ -107,12 +107,13 @@ final class McpDispatcher {
     }
   }
 
-  private JsonObject toolsList(Object id, JsonObject params) {
+  private JsonObject toolsList(Session session, Object id, JsonObject params) {
     String cursor = params.getString("cursor");
     if (cursor != null && ToolRegistry.decodeCursor(cursor) < 0) {
       return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor: " + cursor);
     }
-    return JsonRpc.result(id, features.tools().page(cursor));
+    return JsonRpc.result(id, features.tools().page(cursor,
+        ProtocolRevision.structuredOutput(session.protocolVersion)));
   }
 
   private JsonObject setLevel(Session session, Object id, JsonObject params) {

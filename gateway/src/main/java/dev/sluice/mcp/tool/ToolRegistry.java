@@ -26,8 +26,20 @@ public final class ToolRegistry {
   /** Tools per tools/list page; small enough that pagination is exercised by real clients. */
   public static final int DEFAULT_PAGE_SIZE = 50;
 
-  /** A registered tool: its validator, and its tools/list entry built once. */
-  private record Entry(Tool tool, Validator validator, JsonObject listed) {}
+  /**
+   * A registered tool: its validator, and its tools/list entry built once, with and without the
+   * outputSchema (2025-03-26 has no structured output: a client told of an outputSchema there
+   * would wait for structuredContent that never comes).
+   */
+  private record Entry(Tool tool, Validator validator, JsonObject listed, JsonObject listedWithoutOutput) {
+
+    static Entry of(Tool tool, Validator validator) {
+      JsonObject listed = tool.spec().toJson();
+      JsonObject without = listed.copy();
+      without.remove("outputSchema");
+      return new Entry(tool, validator, listed, without);
+    }
+  }
 
   private volatile Map<String, Entry> tools = new LinkedHashMap<>();
   private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
@@ -47,7 +59,7 @@ public final class ToolRegistry {
     if (next.containsKey(name)) {
       throw new IllegalStateException("tool registered twice: " + name);
     }
-    next.put(name, new Entry(tool, compile(tool.spec().inputSchema()), tool.spec().toJson()));
+    next.put(name, Entry.of(tool, compile(tool.spec().inputSchema())));
     tools = next;
     changeListeners.forEach(Runnable::run);
     return this;
@@ -122,13 +134,22 @@ public final class ToolRegistry {
     }
   }
 
-  /** One page of tools/list; the cursor is an opaque offset token. */
+  /** One page of tools/list for a revision with structured output. */
   public JsonObject page(String cursor) {
+    return page(cursor, true);
+  }
+
+  /**
+   * One page of tools/list; the cursor is an opaque offset token.
+   *
+   * @param outputSchemas whether the session's revision knows outputSchema (2025-06-18 on)
+   */
+  public JsonObject page(String cursor, boolean outputSchemas) {
     int offset = decodeCursor(cursor);
     List<Entry> all = new ArrayList<>(tools.values());
     JsonArray page = new JsonArray();
     for (int i = offset; i < Math.min(all.size(), offset + pageSize); i++) {
-      page.add(all.get(i).listed);
+      page.add(outputSchemas ? all.get(i).listed : all.get(i).listedWithoutOutput);
     }
     JsonObject result = new JsonObject().put("tools", page);
     if (offset + pageSize < all.size()) {

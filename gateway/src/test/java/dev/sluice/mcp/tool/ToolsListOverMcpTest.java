@@ -1,6 +1,7 @@
 package dev.sluice.mcp.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.config.ServerConfig;
@@ -53,6 +54,30 @@ class ToolsListOverMcpTest {
       c.callTool("entity_details", new JsonObject().put("connectionId", "x")
           .put("entities", new io.vertx.core.json.JsonArray().add(new JsonObject().put("table", new JsonObject()))));
       assertEquals(first.encode(), c.call("tools/list", new JsonObject()).getJsonObject("result").encode());
+    }
+  }
+
+  /**
+   * 2025-03-26 has no structured output: its sessions are told of no outputSchema (a client
+   * holding one would wait for structuredContent and fail the call) and get text results.
+   */
+  @Test
+  void a2025_03_26SessionSeesNoOutputSchemaAndGetsTextResults() throws Exception {
+    try (TestGateway gw = TestGateway.start(TestGateway.config(ServerConfig.defaults(), List.of(),
+        Files.createTempDirectory("tools-list-old")), null)) {
+      McpHttpClient c = gw.client();
+      c.initialize(ProtocolRevision.V2025_03_26);
+      JsonObject listed = c.call("tools/list", new JsonObject()).getJsonObject("result");
+      assertEquals(DEFAULT_TOOLS.size(), listed.getJsonArray("tools").size());
+      listed.getJsonArray("tools").forEach(t -> assertFalse(((JsonObject) t).containsKey("outputSchema"), t.toString()));
+      JsonObject result = c.callTool("connection_list", new JsonObject()).getJsonObject("result");
+      assertFalse(result.getBoolean("isError"), result.encode());
+      assertFalse(result.containsKey("structuredContent"), result.encode());
+
+      McpHttpClient latest = gw.client();
+      latest.initialize(ProtocolRevision.LATEST);
+      latest.call("tools/list", new JsonObject()).getJsonObject("result").getJsonArray("tools")
+          .forEach(t -> assertTrue(((JsonObject) t).containsKey("outputSchema"), t.toString()));
     }
   }
 }

@@ -47,8 +47,7 @@ public record ToolSpec(
     }
   }
 
-  /** The inverse of {@link #toJson()}. */
-  public static ToolSpec fromJson(JsonObject j) {
+  private static ToolSpec fromJson(JsonObject j) {
     return new ToolSpec(j.getString("name"), j.getString("title"), j.getString("description"),
         j.getJsonObject("inputSchema"), j.getJsonObject("outputSchema"), j.getJsonObject("annotations"));
   }

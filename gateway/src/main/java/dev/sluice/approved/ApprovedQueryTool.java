@@ -21,9 +21,11 @@ final class ApprovedQueryTool implements Tool {
     JsonObject input = query.parameterSchema();
     input.getJsonObject("properties").put("limit", new JsonObject().put("type", "integer").put("minimum", 1)
         .put("maximum", query.limitMax()).put("description", "Rows to return (default " + query.limitDefault() + ")"));
+    // it answers what execute_approved_query answers, so it declares the same output and hints
+    ToolSpec shape = ExecuteApprovedQueryTool.SPEC;
     this.spec = new ToolSpec(query.id(), query.name(),
         query.description() + " (approved query on connection '" + query.connectionId() + "')", input,
-        new JsonObject().put("type", "object"), ToolSpec.readOnlyAnnotations(query.name(), true));
+        shape.outputSchema().copy(), shape.annotations().copy());
   }
 
   @Override

@@ -16,24 +16,7 @@ import java.util.List;
 /** execute_approved_query: runs a vetted query by id with typed parameters. */
 public final class ExecuteApprovedQueryTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "execute_approved_query",
-      "Run an approved query",
-      "Run one of the operator's approved, parameterized queries (see approved_query_list) by id. "
-          + "Parameters are typed and bound by the database driver, never pasted into SQL; a wrong "
-          + "type or a missing parameter is an error naming it.",
-      new JsonObject().put("type", "object")
-          .put("properties", new JsonObject()
-              .put("queryId", new JsonObject().put("type", "string").put("minLength", 1)
-                  .put("description", "The approved query's id"))
-              .put("parameters", new JsonObject().put("type", "object")
-                  .put("description", "Values for its parameters, as approved_query_list describes them"))
-              .put("limit", new JsonObject().put("type", "integer").put("minimum", 1)
-                  .put("description", "Rows to return (capped by the query's max)")))
-          .put("required", new JsonArray().add("queryId"))
-          .put("additionalProperties", false),
-      new JsonObject().put("type", "object"),
-      ToolSpec.readOnlyAnnotations("Run an approved query", true));
+  static final ToolSpec SPEC = ToolSpec.resource("execute_approved_query");
 
   private final ApprovedCatalog catalog;
   private final ConnectionDirectory directory;

@@ -87,7 +87,7 @@ public final class Gateway {
     this.connections = new ConnectionDirectory(vertx, config.connections(), principals,
         new RateLimits(config, metrics.registry(), windows), new TablePolicy(config, catalog));
     this.audit = AuditTrail.open(config.audit());
-    metrics.auditGauges(audit::written, audit::dropped);
+    metrics.auditCounters(audit, AuditTrail::written, AuditTrail::dropped);
     this.tools = new ToolRegistry();
     this.features = new McpFeatures("sluice", VERSION, Instructions.TEXT, tools);
     DiscoverySource discovery = new DiscoverySource(vertx, catalog, new WikiStore(state),

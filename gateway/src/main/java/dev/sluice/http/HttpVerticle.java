@@ -7,6 +7,7 @@ import dev.sluice.config.ServerConfig;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.McpBus;
 import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.observability.TransportLog;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -111,6 +112,8 @@ public final class HttpVerticle extends VerticleBase {
                 .setCompressionSupported(false)
                 .setIdleTimeout(0))
             .requestHandler(router)
+            // a connection that broke mid-request or mid-stream (reset, TLS, HTTP framing)
+            .exceptionHandler(e -> TransportLog.error("http", null, "connection", e.toString()))
             .listen())
         .onSuccess(s -> httpServer = s);
   }
@@ -140,18 +143,22 @@ public final class HttpVerticle extends VerticleBase {
     try {
       parsed = Json.decodeValue(ctx.body().buffer());
     } catch (DecodeException | NullPointerException e) {
+      TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "parse", "POST body is not valid JSON");
       jsonError(ctx, 400, JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: body is not valid JSON"));
       return;
     }
     boolean batch = parsed instanceof JsonArray;
     JsonArray messages = batch ? (JsonArray) parsed : new JsonArray().add(parsed);
     if (messages.isEmpty()) {
+      TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "invalid_request", "empty JSON-RPC batch");
       jsonError(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Invalid Request: empty batch"));
       return;
     }
     boolean hasToolCall = false;
     for (Object m : messages) {
       if (JsonRpc.kind(m) == JsonRpc.Kind.INVALID) {
+        TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "invalid_request",
+            "not a JSON-RPC 2.0 request, notification or response");
         jsonError(ctx, 400, JsonRpc.error(JsonRpc.idOf(m), JsonRpc.INVALID_REQUEST,
             "Invalid Request: not a JSON-RPC 2.0 request, notification or response"));
         return;
@@ -450,6 +457,7 @@ public final class HttpVerticle extends VerticleBase {
 
   private void busFailure(RoutingContext ctx, Throwable err, String streamId) {
     dropStream(streamId);
+    TransportLog.error("http", ctx.request().getHeader("Mcp-Session-Id"), "bus", err.toString());
     if (err instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
       // the owner node of this session is gone: the client re-initializes (transport spec)
       jsonError(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));

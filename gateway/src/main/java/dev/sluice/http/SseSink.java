@@ -1,5 +1,6 @@
 package dev.sluice.http;
 
+import dev.sluice.observability.TransportLog;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
@@ -111,6 +112,8 @@ final class SseSink {
     if (pending.size() > MAX_PENDING) {
       closed = true;
       pending.clear();
+      TransportLog.error("http", null, "slow_consumer", "an SSE client fell " + MAX_PENDING
+          + " events behind; its stream was reset (it may resume with Last-Event-ID)");
       response.reset();
       return;
     }

@@ -61,7 +61,7 @@ final class McpDispatcher {
           return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INVALID_REQUEST,
               "session is already initialized; start a new session without Mcp-Session-Id"));
         case "tools/list":
-          return Future.succeededFuture(toolsList(id, params));
+          return Future.succeededFuture(toolsList(session, id, params));
         case "tools/call":
           return toolsCall(session, id, params, stream);
         case "logging/setLevel":
@@ -107,12 +107,13 @@ final class McpDispatcher {
     }
   }
 
-  private JsonObject toolsList(Object id, JsonObject params) {
+  private JsonObject toolsList(Session session, Object id, JsonObject params) {
     String cursor = params.getString("cursor");
     if (cursor != null && ToolRegistry.decodeCursor(cursor) < 0) {
       return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor: " + cursor);
     }
-    return JsonRpc.result(id, features.tools().page(cursor));
+    return JsonRpc.result(id, features.tools().page(cursor,
+        ProtocolRevision.structuredOutput(session.protocolVersion)));
   }
 
   private JsonObject setLevel(Session session, Object id, JsonObject params) {
@@ -165,12 +166,12 @@ final class McpDispatcher {
       call.untrackQueries();
       long nanos = System.nanoTime() - started;
       if (call.cancelled()) {
-        record(callId, session, name, "cancelled", "cancelled", nanos);
+        record(callId, session, name, "cancelled", "cancelled", null, nanos);
         audit(session, call, name, args, "cancelled", "cancelled", null, null, nanos, null);
         return Future.succeededFuture(null);
       }
       if (ar.succeeded()) {
-        record(callId, session, name, "ok", null, nanos);
+        record(callId, session, name, "ok", null, null, nanos);
         JsonObject s = ar.result().structured();
         audit(session, call, name, args, "ok", null, s == null ? null : s.getInteger("rowCount"),
             ar.result().text() == null ? null : ar.result().text().length(), nanos,
@@ -178,10 +179,10 @@ final class McpDispatcher {
         return Future.succeededFuture(JsonRpc.result(id, ar.result().toCallResult(structured)));
       }
       SqlError err = SqlError.from(ar.cause());
-      record(callId, session, name, "error", err.type().wireName(), nanos);
+      record(callId, session, name, "error", err.type().wireName(), err.getMessage(), nanos);
       audit(session, call, name, args, "error", err.type().wireName(), null, null, nanos,
           err.details().getString("queryId"));
-      return Future.succeededFuture(JsonRpc.result(id, errorResult(err, structured)));
+      return Future.succeededFuture(JsonRpc.result(id, errorResult(err)));
     });
   }
 
@@ -204,23 +205,26 @@ final class McpDispatcher {
     }
   }
 
-  private void record(String callId, Session s, String tool, String outcome, String errorType, long nanos) {
+  private void record(String callId, Session s, String tool, String outcome, String errorType, String errorMessage,
+      long nanos) {
     metrics.toolCall(tool, outcome, nanos);
-    callLog.end(callId, s.id, tool, outcome, errorType, nanos / 1_000_000);
+    callLog.end(callId, s.id, tool, outcome, errorType, errorMessage, nanos / 1_000_000);
   }
 
-  /** The in-band error: a text block with the JSON body, and the same body as structuredContent. */
-  static JsonObject errorResult(SqlError err, boolean structured) {
+  /**
+   * The in-band error: one text block, the {@code error_type: message} headline and then the whole
+   * body as JSON (sql_state, position, suggestions, hint, retryAfterMs ...), and no
+   * structuredContent. Spec 2025-11-25 shows execution errors as content only, and a client that
+   * holds the tool's outputSchema checks any structuredContent against it even when isError is true
+   * (TypeScript SDK 1.x Client.callTool), so an error body there would reach the agent as a client
+   * exception instead of the error.
+   */
+  static JsonObject errorResult(SqlError err) {
     JsonObject body = err.toJson();
-    JsonObject r = new JsonObject()
+    return new JsonObject()
         .put("content", new JsonArray().add(new JsonObject().put("type", "text")
-            .put("text", body.getString("error_type") + ": " + body.getString("message")
-                + "\n" + body.encode())))
+            .put("text", body.getString("error_type") + ": " + body.getString("message") + "\n" + body.encode())))
         .put("isError", true);
-    if (structured) {
-      r.put("structuredContent", body);
-    }
-    return r;
   }
 
   private Future<JsonObject> resources(Object id, String method, JsonObject params) {

@@ -33,7 +33,8 @@ final class Session {
   boolean logs(String level) {
     return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(logLevel);
   }
-  long lastSeen = System.currentTimeMillis();
+  final long openedAt = System.currentTimeMillis();
+  long lastSeen = openedAt;
   final Map<String, ToolCall> inFlight = new HashMap<>();
   /** Executor queryId → the call that started it (query_cancel, progress routing). */
   final Map<String, ToolCall> queries = new HashMap<>();

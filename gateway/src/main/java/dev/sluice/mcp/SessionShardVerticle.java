@@ -1,7 +1,8 @@
 package dev.sluice.mcp;
 
-import dev.sluice.observability.GatewayMetrics;
 import dev.sluice.audit.AuditTrail;
+import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.observability.SessionLog;
 import dev.sluice.observability.ToolCallLog;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -88,7 +89,7 @@ public final class SessionShardVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(expiryTimer);
-    new ArrayList<>(sessions.values()).forEach(this::close);
+    new ArrayList<>(sessions.values()).forEach(s -> close(s, SessionLog.Reason.SHUTDOWN));
     return Future.succeededFuture();
   }
 
@@ -114,7 +115,7 @@ public final class SessionShardVerticle extends VerticleBase {
         if (s == null) {
           msg.reply(notFound());
         } else {
-          close(s);
+          close(s, SessionLog.Reason.CLIENT);
           msg.reply(new JsonObject().put("status", 200));
         }
         break;
@@ -230,6 +231,7 @@ public final class SessionShardVerticle extends VerticleBase {
     session.principal = principal == null ? dev.sluice.config.PrincipalConfig.DEFAULT : principal;
     sessions.put(sid, session);
     metrics.sessionOpened();
+    SessionLog.open(sid, session.principal, version, session.clientInfo);
     JsonObject result = new JsonObject()
         .put("protocolVersion", version)
         .put("capabilities", features.capabilities())
@@ -295,14 +297,15 @@ public final class SessionShardVerticle extends VerticleBase {
         idle.add(s);
       }
     }
-    idle.forEach(this::close);
+    idle.forEach(s -> close(s, SessionLog.Reason.IDLE));
   }
 
-  private void close(Session s) {
+  private void close(Session s, SessionLog.Reason reason) {
     if (sessions.remove(s.id) == null) {
       return;
     }
     metrics.sessionClosed();
+    SessionLog.close(s.id, reason, System.currentTimeMillis() - s.openedAt, s.inFlight.size());
     new ArrayList<>(s.inFlight.values()).forEach(ToolCall::cancel);
     for (EventStream stream : s.allStreams()) {
       if (stream.attached()) {

@@ -27,6 +27,8 @@ final class ToolCall implements ToolContext {
   private boolean cancelled;
   /** The analysed statement's fingerprint, for the audit record; null when the call ran none. */
   String fingerprint;
+  /** The query this call started last: progress names it, so query_cancel can be given it. */
+  private String lastQueryId;
   private double lastProgress = Double.NEGATIVE_INFINITY;
 
   ToolCall(Vertx vertx, Session session, String callId, Object progressToken, EventStream stream,
@@ -78,7 +80,7 @@ final class ToolCall implements ToolContext {
       params.put("total", Math.max(total, p));
     }
     if (message != null) {
-      params.put("message", message);
+      params.put("message", lastQueryId == null ? message : message + " (queryId " + lastQueryId + ")");
     }
     notifyClient(JsonRpc.notification("notifications/progress", params));
   }
@@ -142,6 +144,7 @@ final class ToolCall implements ToolContext {
     shardQueries.put(queryId, this);
     queryProgress.put(queryId, onProgress);
     queryCancels.put(queryId, cancel);
+    lastQueryId = queryId;
   }
 
   void untrackQueries() {

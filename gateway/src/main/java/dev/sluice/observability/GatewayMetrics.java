@@ -1,6 +1,7 @@
 package dev.sluice.observability;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -13,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToLongFunction;
 
 /**
  * The gateway's Prometheus meters (served at /metrics). Thread-safe; one instance per process,
@@ -45,12 +47,17 @@ public final class GatewayMetrics {
         .description("tools/call requests this node relays to the node owning their session").register(registry);
   }
 
-  /** Audit records written and dropped (a dropped one is an alarm: see audit.on_overflow). */
-  public void auditGauges(java.util.function.LongSupplier written, java.util.function.LongSupplier dropped) {
-    io.micrometer.core.instrument.FunctionCounter.builder("sluice_audit_records_written", written,
-        w -> w.getAsLong()).description("audit records written and fsynced").register(registry);
-    io.micrometer.core.instrument.FunctionCounter.builder("sluice_audit_records_dropped", dropped,
-        d -> d.getAsLong()).description("audit records lost because the writer fell behind").register(registry);
+  /**
+   * Audit records written and dropped (a dropped one is an alarm: see audit.on_overflow).
+   * Micrometer holds the source of a function counter weakly, so it must be an object that lives
+   * as long as the gateway (the audit trail itself): a lambda held nowhere else is collected at
+   * the next GC, and the counter then repeats its last value forever (it read 0 that way).
+   */
+  public <T> void auditCounters(T source, ToLongFunction<T> written, ToLongFunction<T> dropped) {
+    FunctionCounter.builder("sluice_audit_records_written", source, s -> written.applyAsLong(s))
+        .description("audit records written and fsynced").register(registry);
+    FunctionCounter.builder("sluice_audit_records_dropped", source, s -> dropped.applyAsLong(s))
+        .description("audit records lost because the writer fell behind").register(registry);
   }
 
   public void httpRequest(String method, int status) {

@@ -29,16 +29,21 @@ public final class ToolCallLog {
   }
 
   /**
+   * A failed call ends at error level with its error type and message (a deadline reads "query
+   * exceeded Ns"), so a failure is a matched tool.start / tool.end(error) pair; a call that
+   * succeeded but took longer than the slow-call threshold ends at warn; the rest at info.
+   *
    * @param outcome {@code ok}, {@code error} or {@code cancelled}
    * @param errorType the error_type when outcome is error
+   * @param errorMessage the error's message when outcome is error
    */
   public void end(String callId, String sessionId, String tool, String outcome, String errorType,
-      long durationMs) {
+      String errorMessage, long durationMs) {
     Object[] fields = {kv("callId", callId), kv("sessionId", sessionId), kv("tool", tool),
-        kv("outcome", outcome), kv("errorType", errorType), kv("durationMs", durationMs)};
-    if ("error".equals(outcome) && "internal_error".equals(errorType)) {
+        kv("outcome", outcome), kv("errorType", errorType), kv("error", errorMessage), kv("durationMs", durationMs)};
+    if ("error".equals(outcome)) {
       LOG.error("tool.end", fields);
-    } else if (durationMs >= slowCallMs || "error".equals(outcome)) {
+    } else if (durationMs >= slowCallMs) {
       LOG.warn("tool.end", fields);
     } else if (LOG.isInfoEnabled()) {
       LOG.info("tool.end", fields);

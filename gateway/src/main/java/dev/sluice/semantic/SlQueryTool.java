@@ -27,34 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class SlQueryTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "sl_query",
-      "Query the semantic layer",
-      "Ask for measures by dimensions using the semantic layer's agreed definitions, e.g. "
-          + "{measures: [\"orders.revenue\"], dimensions: [\"customers.country\", {dimension: "
-          + "\"orders.ordered_at\", granularity: \"month\"}], filters: [{field: \"orders.status\", op: \"=\", "
-          + "value: \"shipped\"}], order_by: [{id: \"orders.revenue\", desc: true}], limit: 10}. Returns the "
-          + "rows, the SQL it ran and field metadata. Joins follow the declared paths; a sum that a "
-          + "one-to-many join would double count is refused with an explanation.",
-      new JsonObject().put("type", "object").put("properties", new JsonObject()
-              .put("connectionId", new JsonObject().put("type", "string").put("minLength", 1))
-              .put("measures", new JsonObject().put("type", "array"))
-              .put("dimensions", new JsonObject().put("type", "array"))
-              .put("filters", new JsonObject().put("type", "array").put("description",
-                  "Conditions on dimensions, all of which must hold: {field, op, value} objects (op: =, !=, <, <=, >, "
-                  + ">=, in, not_in, contains, like, not_like, is_null, is_not_null) or expression strings such as "
-                  + "\"orders.status IN ('paid', 'shipped') AND orders.ordered_at >= '2024-01-01'\" "
-                  + "(comparisons with literal values, BETWEEN, LIKE, IS NULL, AND, OR, NOT; values are bound, never "
-                  + "spliced)"))
-              .put("segments", new JsonObject().put("type", "array"))
-              .put("order_by", new JsonObject().put("type", "array"))
-              .put("limit", new JsonObject().put("type", "integer").put("minimum", 1))
-              .put("timezone", new JsonObject().put("type", "string").put("description",
-                  "Zone to group and filter time dimensions in: UTC (default), an offset such as +05:30, or an "
-                  + "IANA name such as Europe/Berlin (PostgreSQL; MySQL/MariaDB with time-zone tables)")))
-          .put("additionalProperties", false),
-      new JsonObject().put("type", "object"),
-      ToolSpec.readOnlyAnnotations("Query the semantic layer", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("sl_query");
 
   private final ConnectionDirectory directory;
   private final SemanticLayers layers;

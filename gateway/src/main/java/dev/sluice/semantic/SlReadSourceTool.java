@@ -17,18 +17,7 @@ import java.util.List;
 /** sl_read_source: one semantic-layer source, its fields and the sources it joins to. */
 public final class SlReadSourceTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "sl_read_source",
-      "Read a semantic source",
-      "Read a semantic-layer source (e.g. orders): its measures (the agreed definitions of numbers "
-          + "like revenue), dimensions with types and time granularities, segments (named filters), and "
-          + "the sources it joins to. Use the fields in sl_query.",
-      new JsonObject().put("type", "object").put("properties", new JsonObject()
-              .put("connectionId", new JsonObject().put("type", "string").put("minLength", 1))
-              .put("source", new JsonObject().put("type", "string").put("minLength", 1)))
-          .put("required", new JsonArray().add("source")).put("additionalProperties", false),
-      new JsonObject().put("type", "object"),
-      ToolSpec.readOnlyAnnotations("Read a semantic source", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("sl_read_source");
 
   private final ConnectionDirectory directory;
   private final SemanticLayers layers;

@@ -3,9 +3,12 @@ package dev.sluice.stdio;
 import dev.sluice.gateway.Gateway;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.McpBus;
+import dev.sluice.observability.TransportLog;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
@@ -27,6 +30,11 @@ import java.util.concurrent.LinkedBlockingQueue;
  * one per line on stdout; logs never touch stdout. The same session shards serve it as serve HTTP:
  * the first initialize creates the session and every later line is posted to it in streaming mode,
  * so progress and log notifications reach the client just as they would over SSE.
+ *
+ * <p>Lines are handed to the shard strictly in arrival order, each once the shard has taken the one
+ * before: a client may write initialize, notifications/initialized and tools/list at once, and the
+ * last two must reach the session the first creates. The shard takes a message at once (a tool call
+ * runs on after it is taken), so a long call never holds up the lines behind it.
  */
 public final class StdioTransport {
 
@@ -35,7 +43,11 @@ public final class StdioTransport {
   private final PrintStream out;
   private final BlockingQueue<String> outbox = new LinkedBlockingQueue<>();
   private final String target = "sluice.stdio." + UUID.randomUUID();
-  private volatile String sessionId;
+  /** The session, once initialize created it; touched on {@link #context} only. */
+  private String sessionId;
+  /** Completes when the shard has taken the last line handed over; touched on {@link #context} only. */
+  private Future<Void> taken = Future.succeededFuture();
+  private Context context;
 
   public StdioTransport(Gateway gateway, InputStream in, OutputStream out) {
     this.gateway = gateway;
@@ -43,9 +55,10 @@ public final class StdioTransport {
     this.out = new PrintStream(out, false, StandardCharsets.UTF_8);
   }
 
-  /** Serves until stdin closes; the Future completes then. */
+  /** Serves until stdin closes; the Future completes then, once the session is closed. */
   public Future<Void> run() {
     Vertx vertx = gateway.vertx();
+    context = vertx.getOrCreateContext();
     Promise<Void> done = Promise.promise();
     MessageConsumer<JsonObject> events = vertx.eventBus().localConsumer(target, m -> {
       JsonObject ev = m.body();
@@ -63,33 +76,38 @@ public final class StdioTransport {
         while ((line = r.readLine()) != null) {
           if (!line.isBlank()) {
             String l = line;
-            vertx.runOnContext(v -> handleLine(l));
+            context.runOnContext(v -> taken = taken.transform(x -> handleLine(l)));
           }
         }
       } catch (IOException e) {
         // stdin broke: same as the client going away
+        TransportLog.error("stdio", null, "stdin", e.toString());
       }
-      vertx.runOnContext(v -> events.unregister().onComplete(x -> done.complete()));
+      context.runOnContext(v -> taken = taken.transform(x -> endSession())
+          .transform(x -> events.unregister()).onComplete(x -> done.complete()));
     }, "sluice-stdio-reader");
     reader.setDaemon(true);
     reader.start();
     return done.future();
   }
 
-  private void handleLine(String line) {
+  /** Hands one line to the session's shard; completes once the shard has taken it. */
+  private Future<Void> handleLine(String line) {
     Object parsed;
     try {
       parsed = Json.decodeValue(line);
     } catch (DecodeException e) {
+      TransportLog.error("stdio", sessionId, "parse", "line is not valid JSON");
       outbox.add(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: line is not valid JSON").encode());
-      return;
+      return Future.succeededFuture();
     }
     boolean batch = parsed instanceof JsonArray;
     JsonArray messages = batch ? (JsonArray) parsed : new JsonArray().add(parsed);
     for (Object m : messages) {
       if (JsonRpc.kind(m) == JsonRpc.Kind.INVALID) {
+        TransportLog.error("stdio", sessionId, "invalid_request", "not a JSON-RPC 2.0 message");
         outbox.add(JsonRpc.error(JsonRpc.idOf(m), JsonRpc.INVALID_REQUEST, "Invalid Request").encode());
-        return;
+        return Future.succeededFuture();
       }
     }
     String address = sessionId == null ? McpBus.shard(gateway.nodeId(), 0)
@@ -97,8 +115,8 @@ public final class StdioTransport {
     JsonObject op = new JsonObject().put("op", "post").put("sessionId", sessionId)
         .put("messages", messages).put("batch", batch).put("sse", sessionId != null)
         .put("target", target).put("streamId", "stdio");
-    gateway.vertx().eventBus().<JsonObject>request(address, op,
-            new io.vertx.core.eventbus.DeliveryOptions().setSendTimeout(15 * 60 * 1000L))
+    return gateway.vertx().eventBus().<JsonObject>request(address, op,
+            new DeliveryOptions().setSendTimeout(15 * 60 * 1000L))
         .onSuccess(reply -> {
           JsonObject r = reply.body();
           if (r.containsKey("sessionId")) {
@@ -109,8 +127,22 @@ public final class StdioTransport {
             outbox.add(Json.encode(body));
           }
         })
-        .onFailure(err -> outbox.add(JsonRpc.error(null, JsonRpc.INTERNAL_ERROR,
-            "Internal error: " + err.getMessage()).encode()));
+        .onFailure(err -> {
+          TransportLog.error("stdio", sessionId, "bus", err.toString());
+          outbox.add(JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "Internal error: " + err.getMessage()).encode());
+        })
+        .<Void>mapEmpty()
+        .otherwiseEmpty();
+  }
+
+  /** stdin closed: the client is gone, so its session ends now (as a DELETE would end it over HTTP). */
+  private Future<Void> endSession() {
+    if (sessionId == null) {
+      return Future.succeededFuture();
+    }
+    JsonObject op = new JsonObject().put("op", "delete").put("sessionId", sessionId);
+    return gateway.vertx().eventBus().<JsonObject>request(McpBus.route(sessionId).address(), op)
+        .<Void>mapEmpty().otherwiseEmpty();
   }
 
   private void drainOutbox() {
@@ -120,6 +152,10 @@ public final class StdioTransport {
         out.print(line);
         out.print('\n');
         out.flush();
+        if (out.checkError()) {
+          TransportLog.error("stdio", null, "stdout", "writing to stdout failed; the client stopped reading");
+          return;
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -13,33 +13,7 @@ import java.util.List;
 /** connection_list: what an agent may query, with live status, deadline and row limits. */
 public final class ConnectionListTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "connection_list",
-      "List connections",
-      "List the databases this gateway can query. Returns each connection's id (pass it as "
-          + "connectionId to the other tools), driver, status, server version, whether it is "
-          + "read-only, its query deadline and its row limits. Call this first when you do not "
-          + "know which connectionId to use.",
-      new JsonObject().put("type", "object").put("properties", new JsonObject())
-          .put("additionalProperties", false),
-      Schemas.object()
-          .put("properties", new JsonObject().put("connections", new JsonObject()
-              .put("type", "array")
-              .put("items", Schemas.object()
-                  .put("properties", new JsonObject()
-                      .put("id", Schemas.string())
-                      .put("driver", Schemas.string())
-                      .put("description", Schemas.nullable("string"))
-                      .put("status", Schemas.string())
-                      .put("serverVersion", Schemas.nullable("string"))
-                      .put("flavour", Schemas.nullable("string"))
-                      .put("readOnly", new JsonObject().put("type", "boolean"))
-                      .put("queryTimeoutMs", new JsonObject().put("type", "integer"))
-                      .put("maxRows", Schemas.object())
-                      .put("pool", Schemas.object()))
-                  .put("required", new JsonArray().add("id").add("driver").add("status")))))
-          .put("required", new JsonArray().add("connections")),
-      ToolSpec.readOnlyAnnotations("List connections", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("connection_list");
 
   private final ConnectionDirectory directory;
 

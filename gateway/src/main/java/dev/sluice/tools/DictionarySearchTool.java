@@ -23,27 +23,10 @@ import java.util.Optional;
  */
 public final class DictionarySearchTool implements Tool {
 
-  static final int MAX_VALUES = 20;
   /** Matches per value; a very short substring could otherwise list most of the catalog. */
   static final int MAX_MATCHES = 25;
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "dictionary_search",
-      "Find columns holding a value",
-      "Find which table and column contain literal values an analyst mentioned (a city, a product "
-          + "name, a status), by case-insensitive substring match over values sampled by the catalog "
-          + "scan. Use it before filtering on a literal so the WHERE clause uses the stored spelling. "
-          + "A miss is NOT proof of absence: the value may lie outside the sample; check with "
-          + "sql_execution against the most plausible column.",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("values", new JsonObject().put("type", "array").put("minItems", 1).put("maxItems", MAX_VALUES)
-                  .put("items", Schemas.string().put("minLength", 1)))
-              .put("connectionId", Schemas.string("Search one connection (default: all)").put("minLength", 1)))
-          .put("required", new JsonArray().add("values"))
-          .put("additionalProperties", false),
-      Schemas.listsOfObjects("searched", "results"),
-      ToolSpec.readOnlyAnnotations("Find columns holding a value", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("dictionary_search");
 
   private final ConnectionDirectory directory;
   private final CatalogAccess catalog;

@@ -19,39 +19,7 @@ import java.util.Set;
  */
 public final class DiscoverDataTool implements Tool {
 
-  static final List<String> KINDS = List.of("wiki", "sl_source", "sl_measure", "sl_dimension", "table", "column");
-
-  private static final ToolSpec SPEC = new ToolSpec(
-      "discover_data",
-      "Discover data",
-      "Search everything the gateway knows - wiki pages, tables and columns of every connection's "
-          + "catalog snapshot - with one natural-language query (e.g. 'orders shipped per country', "
-          + "'customer e-mail'). Returns ranked refs (kind, id, score 0-1, summary, snippet, what "
-          + "matched, connectionId, tableRef, columnName). Call it first; then entity_details on "
-          + "table/column refs or wiki_read on wiki refs. Never guess table names.",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("query", Schemas.string("What you are looking for, in words").put("minLength", 1))
-              .put("connectionId", Schemas.string("Search one connection (default: all)").put("minLength", 1))
-              .put("kinds", new JsonObject().put("type", "array")
-                  .put("items", new JsonObject().put("enum", new JsonArray(KINDS)))
-                  .put("description", "Only these kinds (default: all)"))
-              .put("limit", Schemas.integer("Refs to return (default 15)", 1, 50).put("default", 15)))
-          .put("required", new JsonArray().add("query"))
-          .put("additionalProperties", false),
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("refs", new JsonObject().put("type", "array").put("items", Schemas.object()
-                  .put("properties", new JsonObject()
-                      .put("kind", Schemas.string())
-                      .put("id", Schemas.string())
-                      .put("score", new JsonObject().put("type", "number").put("minimum", 0).put("maximum", 1))
-                      .put("summary", Schemas.nullable("string"))
-                      .put("snippet", Schemas.nullable("string"))
-                      .put("matchedOn", Schemas.string()))
-                  .put("required", new JsonArray().add("kind").add("id").add("score").add("matchedOn")))))
-          .put("required", new JsonArray().add("refs")),
-      ToolSpec.readOnlyAnnotations("Discover data", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("discover_data");
 
   private final ConnectionDirectory directory;
   private final DiscoverySource source;

@@ -26,44 +26,7 @@ import java.util.Locale;
  */
 public final class EntityDetailsTool implements Tool {
 
-  static final int MAX_ENTITIES = 20;
-
-  private static final JsonObject TABLE_REF = Schemas.object()
-      .put("description", "{catalog, db, name} as returned by discover_data, or {schema, table}")
-      .put("properties", new JsonObject()
-          .put("catalog", Schemas.nullable("string"))
-          .put("db", Schemas.nullable("string"))
-          .put("name", Schemas.string())
-          .put("schema", Schemas.nullable("string"))
-          .put("table", Schemas.string()))
-      .put("additionalProperties", false);
-
-  private static final ToolSpec SPEC = new ToolSpec(
-      "entity_details",
-      "Describe tables",
-      "Read the structure of up to 20 tables or views from the connection's latest catalog snapshot: "
-          + "kind, comment, estimated rows, every column (native and normalized type, dimension type "
-          + "time/string/number/boolean, nullable, primary key, comment) and foreign keys with their "
-          + "qualified targets. Name tables as 'orders', 'schema.orders', 'db.schema.orders' or "
-          + "{catalog, db, name} / {schema, table}. Use it after discover_data and before writing SQL.",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("connectionId", Schemas.connectionId())
-              .put("entities", new JsonObject().put("type", "array").put("minItems", 1).put("maxItems", MAX_ENTITIES)
-                  .put("items", Schemas.object()
-                      .put("properties", new JsonObject()
-                          .put("table", new JsonObject().put("anyOf", new JsonArray()
-                              .add(Schemas.string("Table name, optionally qualified").put("minLength", 1))
-                              .add(TABLE_REF)))
-                          .put("schema", Schemas.string("Schema/database of table, when table is a bare name"))
-                          .put("columns", Schemas.arrayOf(Schemas.string())
-                              .put("description", "Only these columns (default: all)")))
-                      .put("required", new JsonArray().add("table"))
-                      .put("additionalProperties", false))))
-          .put("required", new JsonArray().add("connectionId").add("entities"))
-          .put("additionalProperties", false),
-      Schemas.listsOfObjects("entities", "errors"),
-      ToolSpec.readOnlyAnnotations("Describe tables", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("entity_details");
 
   private final ConnectionDirectory directory;
   private final CatalogAccess catalog;

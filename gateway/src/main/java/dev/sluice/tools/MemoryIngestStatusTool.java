@@ -13,27 +13,7 @@ import io.vertx.core.json.JsonObject;
 /** memory_ingest_status: where a memory_ingest run is, and what it wrote. */
 public final class MemoryIngestStatusTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "memory_ingest_status",
-      "Memory Ingest Status",
-      "Status of a memory_ingest run: queued, running, completed (with the wiki page keys written "
-          + "or found unchanged) or failed (with the error: e.g. conflict when another page already "
-          + "has that heading).",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("runId", Schemas.string("The runId memory_ingest returned").put("minLength", 1)))
-          .put("required", new JsonArray().add("runId"))
-          .put("additionalProperties", false),
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("runId", Schemas.string())
-              .put("status", new JsonObject().put("enum", new JsonArray().add("queued").add("running")
-                  .add("completed").add("failed")))
-              .put("pages", Schemas.arrayOf(Schemas.object()))
-              .put("warnings", Schemas.arrayOf(Schemas.string())))
-          .put("required", new JsonArray().add("runId").add("status")),
-      new JsonObject().put("title", "Memory Ingest Status").put("readOnlyHint", true)
-          .put("destructiveHint", false).put("openWorldHint", false));
+  private static final ToolSpec SPEC = ToolSpec.resource("memory_ingest_status");
 
   @Override
   public ToolSpec spec() {

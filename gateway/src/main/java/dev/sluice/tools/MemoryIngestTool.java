@@ -8,7 +8,6 @@ import dev.sluice.mcp.tool.ToolResult;
 import dev.sluice.mcp.tool.ToolSpec;
 import dev.sluice.sql.SqlError;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -17,31 +16,7 @@ import io.vertx.core.json.JsonObject;
  */
 public final class MemoryIngestTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "memory_ingest",
-      "Memory Ingest",
-      "Save knowledge worth remembering - a business rule, a metric definition, a schema gotcha, a "
-          + "recurring finding - so later agents find it with wiki_search and discover_data. Pass "
-          + "markdown starting with a '# Heading' (the heading names the page), e.g. '# Net revenue\\n"
-          + "Net revenue is orders.total minus refunds...'. Pass connectionId whenever the knowledge "
-          + "is about one database. Returns {runId} at once; poll memory_ingest_status. The same "
-          + "content again is a no-op; different content under an existing heading is a conflict, "
-          + "never an overwrite.",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("content", Schemas.string("Markdown: '# Heading' then the knowledge and its context")
-                  .put("minLength", 1))
-              .put("connectionId", Schemas.string("Scope the page to this connection (required for "
-                  + "knowledge about one database)").put("minLength", 1)))
-          .put("required", new JsonArray().add("content"))
-          .put("additionalProperties", false),
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("runId", Schemas.string())
-              .put("status", Schemas.string()))
-          .put("required", new JsonArray().add("runId")),
-      new JsonObject().put("title", "Memory Ingest").put("readOnlyHint", false).put("destructiveHint", false)
-          .put("idempotentHint", true).put("openWorldHint", false));
+  private static final ToolSpec SPEC = ToolSpec.resource("memory_ingest");
 
   private final ConnectionDirectory directory;
 

@@ -24,32 +24,9 @@ import java.util.Map;
  */
 public final class SqlCompareTool implements Tool {
 
-  static final List<String> PROTOCOLS = List.of("3-run", "5-trimmed", "interleaved");
   static final int SAMPLE_DIFFS = 5;
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "sql_compare",
-      "Compare two queries",
-      "Check that a rewritten query returns the same rows as the original and measure the speedup. "
-          + "Both are read-only statements on one connection; equality is row count plus an "
-          + "order-insensitive checksum over the full results (exact numbers normalized, floats compared "
-          + "at floatDigits significant digits). Timing protocols: 3-run (warm-up + mean of 2), "
-          + "5-trimmed (mean of 5 without min and max), interleaved (warm-up, then B C B C). Returns "
-          + "equal, differing sample rows, per-run times, speedup, its class (WIN >= 1.10, IMPROVED >= "
-          + "1.05, NEUTRAL >= 0.95, REGRESSION) and speedup_type.",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("connectionId", Schemas.connectionId())
-              .put("baselineSql", Schemas.string("The original query").put("minLength", 1))
-              .put("candidateSql", Schemas.string("The rewrite").put("minLength", 1))
-              .put("protocol", new JsonObject().put("enum", new JsonArray(PROTOCOLS)).put("default", "3-run"))
-              .put("timeoutMs", Schemas.integer("Per run, at most the connection's deadline", 1, 86_400_000))
-              .put("floatDigits", Schemas.integer("Significant digits floats are compared at (default 12)", 1, 17)))
-          .put("required", new JsonArray().add("connectionId").add("baselineSql").add("candidateSql"))
-          .put("additionalProperties", false),
-      Schemas.object().put("properties", new JsonObject().put("equal", Schemas.nullable("boolean")))
-          .put("required", new JsonArray().add("equal")),
-      ToolSpec.readOnlyAnnotations("Compare two queries", false));
+  private static final ToolSpec SPEC = ToolSpec.resource("sql_compare");
 
   private final ConnectionDirectory directory;
 

@@ -12,26 +12,7 @@ import io.vertx.core.json.JsonObject;
 /** sql_dialect_notes: how to write correct SQL for the connection's engine, before writing it. */
 public final class SqlDialectNotesTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "sql_dialect_notes",
-      "SQL dialect notes",
-      "Read the SQL dialect notes for a connection's engine (PostgreSQL, MySQL/MariaDB or SQLite) "
-          + "before writing SQL for it: qualified names, identifier quoting and case, dates and "
-          + "intervals, top-N, JSON access, safe casts, integer division, rounding, and string "
-          + "aggregation order, each with a checked example.",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("connectionId", Schemas.connectionId()))
-          .put("required", new JsonArray().add("connectionId"))
-          .put("additionalProperties", false),
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("connectionId", Schemas.string())
-              .put("driver", Schemas.string())
-              .put("topics", Schemas.arrayOf(Schemas.string()))
-              .put("markdown", Schemas.string()))
-          .put("required", new JsonArray().add("connectionId").add("driver").add("topics").add("markdown")),
-      ToolSpec.readOnlyAnnotations("SQL dialect notes", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("sql_dialect_notes");
 
   private final ConnectionDirectory directory;
   private final DialectNotes notes;

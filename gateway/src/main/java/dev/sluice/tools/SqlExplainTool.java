@@ -14,27 +14,7 @@ import java.util.List;
 /** sql_explain: the engine's plan for a read-only statement, optionally executed (analyze). */
 public final class SqlExplainTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "sql_explain",
-      "Explain a query plan",
-      "Show the execution plan of ONE read-only statement: PostgreSQL EXPLAIN (FORMAT JSON), "
-          + "MySQL/MariaDB EXPLAIN FORMAT=JSON, SQLite EXPLAIN QUERY PLAN. Returns readable plan "
-          + "lines plus estimated rows and cost where the engine gives them. analyze: true runs the "
-          + "statement for real timings (only for statements the read-only guard accepts, within "
-          + "the connection's deadline).",
-      Schemas.statementArguments("One read-only SQL statement", "analyze",
-          "Execute the statement to report actual rows and timings"),
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("connectionId", Schemas.string())
-              .put("queryId", Schemas.string())
-              .put("format", Schemas.string())
-              .put("plan", Schemas.arrayOf(Schemas.string()))
-              .put("estimatedRows", Schemas.nullable("number"))
-              .put("estimatedCost", Schemas.nullable("number"))
-              .put("executionTimeMs", new JsonObject().put("type", "number")))
-          .put("required", new JsonArray().add("plan")),
-      ToolSpec.readOnlyAnnotations("Explain a query plan", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("sql_explain");
 
   private final ConnectionDirectory directory;
 

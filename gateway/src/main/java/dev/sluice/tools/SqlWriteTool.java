@@ -24,23 +24,7 @@ import java.util.List;
  */
 public final class SqlWriteTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "sql_write",
-      "Write data",
-      "Run ONE INSERT, UPDATE, DELETE, CREATE, ALTER, DROP or TRUNCATE statement on a connection where "
-          + "the operator enabled writes for you, in its own transaction. Returns rowsAffected and any "
-          + "RETURNING rows (capped). DROP, TRUNCATE and UPDATE/DELETE without WHERE first answer "
-          + "confirmation_required with estimatedRows; repeat with confirm_destructive: true only if "
-          + "that is what the user wants. File, server-setting and procedure statements are always refused.",
-      Schemas.statementArguments("One write statement", "confirm_destructive",
-          "Required for DROP, TRUNCATE and UPDATE/DELETE without WHERE"),
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("rowsAffected", new JsonObject().put("type", "integer"))
-              .put("rows", Schemas.arrayOf(new JsonObject().put("type", "array"))))
-          .put("required", new JsonArray().add("rowsAffected")),
-      new JsonObject().put("title", "Write data").put("readOnlyHint", false).put("destructiveHint", true)
-          .put("idempotentHint", false).put("openWorldHint", false));
+  private static final ToolSpec SPEC = ToolSpec.resource("sql_write");
 
   /** RETURNING rows sent back at most. */
   static final int MAX_RETURNING_ROWS = 100;

@@ -17,24 +17,7 @@ import java.util.List;
 /** wiki_read: one wiki page, whole: frontmatter fields and markdown body. */
 public final class WikiReadTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "wiki_read",
-      "Read a wiki page",
-      "Read one wiki page by key (from wiki_search or discover_data): title, summary, tags, the "
-          + "connections it is scoped to, the tables it refers to, and its markdown body.",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("key", Schemas.string("Page key, e.g. revenue-definition").put("minLength", 1)))
-          .put("required", new JsonArray().add("key"))
-          .put("additionalProperties", false),
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("key", Schemas.string())
-              .put("title", Schemas.string())
-              .put("summary", Schemas.nullable("string"))
-              .put("body", Schemas.string()))
-          .put("required", new JsonArray().add("key").add("title").add("body")),
-      ToolSpec.readOnlyAnnotations("Read a wiki page", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("wiki_read");
 
   private final DiscoverySource source;
 

@@ -21,21 +21,7 @@ import java.util.stream.Collectors;
  */
 public final class WikiSearchTool implements Tool {
 
-  private static final ToolSpec SPEC = new ToolSpec(
-      "wiki_search",
-      "Search the wiki",
-      "Search the team's wiki pages (definitions, caveats, how-tos other agents and people left) "
-          + "by words. With connectionId, returns pages for every connection plus pages scoped to "
-          + "that connection. Read a page with wiki_read {key}.",
-      Schemas.object()
-          .put("properties", new JsonObject()
-              .put("query", Schemas.string("Words to look for").put("minLength", 1))
-              .put("connectionId", Schemas.string("Include pages scoped to this connection").put("minLength", 1))
-              .put("limit", Schemas.integer("Pages to return (default 10)", 1, 50).put("default", 10)))
-          .put("required", new JsonArray().add("query"))
-          .put("additionalProperties", false),
-      Schemas.listsOfObjects("pages"),
-      ToolSpec.readOnlyAnnotations("Search the wiki", true));
+  private static final ToolSpec SPEC = ToolSpec.resource("wiki_search");
 
   private final ConnectionDirectory directory;
   private final DiscoverySource source;

@@ -83,13 +83,13 @@ class PrincipalsOverMcpTest {
         .put("sql", "SELECT 1"));
     assertTrue(denied.getBoolean("isError"));
     assertEquals("unknown connectionId 'crm'; configured connections: [shop]",
-        denied.getJsonObject("structuredContent").getString("message"), "denied looks like absent");
+        McpHttpClient.errorBody(denied).getString("message"), "denied looks like absent");
     for (String tool : List.of("entity_details", "sql_dialect_notes")) {
       JsonObject args = new JsonObject().put("connectionId", "crm");
       if (tool.equals("entity_details")) {
         args.put("entities", new JsonArray().add(new JsonObject().put("table", "orders")));
       }
-      assertEquals("invalid_argument", analyst.toolResult(tool, args).getJsonObject("structuredContent")
+      assertEquals("invalid_argument", McpHttpClient.errorBody(analyst.toolResult(tool, args))
           .getString("error_type"), tool);
     }
 
@@ -110,11 +110,10 @@ class PrincipalsOverMcpTest {
 
     assertTrue(analyst.toolResult("wiki_search", new JsonObject().put("query", "churn")).getJsonObject("structuredContent")
         .getJsonArray("pages").isEmpty());
-    assertEquals("not_found", analyst.toolResult("wiki_read", new JsonObject().put("key", "crm-secrets"))
-        .getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("not_found", McpHttpClient.errorBody(analyst.toolResult("wiki_read", new JsonObject().put("key", "crm-secrets"))).getString("error_type"));
     assertFalse(auditor.toolResult("wiki_read", new JsonObject().put("key", "crm-secrets")).getBoolean("isError"));
-    assertEquals("invalid_argument", analyst.toolResult("memory_ingest", new JsonObject()
-        .put("content", "# Note\ntext").put("connectionId", "crm")).getJsonObject("structuredContent")
+    assertEquals("invalid_argument", McpHttpClient.errorBody(analyst.toolResult("memory_ingest", new JsonObject()
+        .put("content", "# Note\ntext").put("connectionId", "crm")))
         .getString("error_type"));
   }
 
@@ -129,7 +128,7 @@ class PrincipalsOverMcpTest {
     assertEquals(runId, mine.getJsonObject("structuredContent").getString("runId"));
     JsonObject theirs = auditor.toolResult("memory_ingest_status", new JsonObject().put("runId", runId));
     assertTrue(theirs.getBoolean("isError"));
-    assertEquals("not_found", theirs.getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("not_found", McpHttpClient.errorBody(theirs).getString("error_type"));
   }
 
   @Test

@@ -89,7 +89,7 @@ class RateLimitsOverMcpTest {
       for (Future<JsonObject> f : calls) {
         JsonObject r = f.get(60, TimeUnit.SECONDS);
         if (r.getBoolean("isError")) {
-          JsonObject e = r.getJsonObject("structuredContent");
+          JsonObject e = McpHttpClient.errorBody(r);
           assertEquals("rate_limit_exceeded", e.getString("error_type"), e.encode());
           assertTrue(e.getLong("retryAfterMs") > 0, e.encode());
           refused++;
@@ -114,7 +114,7 @@ class RateLimitsOverMcpTest {
     McpHttpClient rows = as(ROWS);
     assertFalse(sql(rows, "SELECT i FROM n LIMIT 80").getBoolean("isError"));
     assertFalse(sql(rows, "SELECT i FROM n LIMIT 80").getBoolean("isError"), "a big result may overdraw once");
-    JsonObject over = sql(rows, "SELECT 1").getJsonObject("structuredContent");
+    JsonObject over = McpHttpClient.errorBody(sql(rows, "SELECT 1"));
     assertEquals("rows_per_hour", over.getString("limit"), over.encode());
     assertTrue(over.getLong("retryAfterMs") > 60 * 36_000L - 1, over.encode());
 
@@ -132,7 +132,7 @@ class RateLimitsOverMcpTest {
       for (Future<JsonObject> f : calls) {
         JsonObject r = f.get(60, TimeUnit.SECONDS);
         if (r.getBoolean("isError")) {
-          assertEquals("concurrent_queries", r.getJsonObject("structuredContent").getString("limit"), r.encode());
+          assertEquals("concurrent_queries", McpHttpClient.errorBody(r).getString("limit"), r.encode());
           refused++;
         }
       }

@@ -82,7 +82,7 @@ class TablePolicyOverMcpTest {
   private static void refused(McpHttpClient c, String sql, String containing) throws Exception {
     JsonObject r = sql(c, sql);
     assertTrue(r.getBoolean("isError"), sql + " must be refused: " + r.encode());
-    JsonObject e = r.getJsonObject("structuredContent");
+    JsonObject e = McpHttpClient.errorBody(r);
     assertEquals("permission_denied", e.getString("error_type"), sql + ": " + e.encode());
     assertTrue(e.getString("message").contains(containing), sql + ": " + e.getString("message"));
   }
@@ -100,7 +100,7 @@ class TablePolicyOverMcpTest {
     refused(sales, "SELECT c.email FROM customers c", "column 'customers.email'");
     refused(sales, "SELECT name FROM customers WHERE email LIKE '%@example.com'", "column 'customers.email'");
     refused(sales, "WITH x AS (SELECT email FROM customers) SELECT * FROM x", "column 'customers.email'");
-    JsonObject star = sql(sales, "SELECT * FROM customers").getJsonObject("structuredContent");
+    JsonObject star = McpHttpClient.errorBody(sql(sales, "SELECT * FROM customers"));
     assertEquals("permission_denied", star.getString("error_type"));
     assertEquals(new JsonArray().add("id").add("name").add("city").add("country").add("segment").add("created_at"),
         star.getJsonArray("permittedColumns"));
@@ -132,7 +132,7 @@ class TablePolicyOverMcpTest {
       // what the view reads is its owner's business, and may be exactly what the policy hides
       assertFalse(text.contains("payments") || text.contains("email"), text);
     }
-    JsonObject viaView = sql(sales, "SELECT count(*) FROM paid_totals").getJsonObject("structuredContent");
+    JsonObject viaView = McpHttpClient.errorBody(sql(sales, "SELECT count(*) FROM paid_totals"));
     assertEquals("paid_totals", viaView.getString("view"));
     assertFalse(sql(sales, "SELECT id, total FROM order_totals ORDER BY id LIMIT 2").getBoolean("isError"),
         "a view over allowed tables and columns stays readable");

@@ -88,7 +88,7 @@ class ViewPolicyOnServersTest {
       for (String view : List.of("paid_totals", "big_paid", "customer_contacts")) {
         JsonObject r = sql(sales, conn, view, "SELECT count(*)");
         assertTrue(r.getBoolean("isError"), conn + " " + view + ": " + r.encode());
-        JsonObject e = r.getJsonObject("structuredContent");
+        JsonObject e = McpHttpClient.errorBody(r);
         assertEquals("permission_denied", e.getString("error_type"), conn + " " + view + ": " + e.encode());
         assertEquals(view, e.getString("view"), e.encode());
         assertFalse(r.encode().contains(view.equals("customer_contacts") ? "email" : "payments"),

@@ -121,11 +121,10 @@ class ApprovedQueriesOverMcpTest {
         assertEquals(0, r.getJsonObject("structuredContent").getInteger("rowCount"), id + ": " + attack);
       }
       assertFalse(run(c, id, new JsonObject().put("status", "paid")).getBoolean("isError"), "orders still there");
-      JsonObject wrong = run(c, id, new JsonObject().put("status", "paid").put("min_total", "lots"))
-          .getJsonObject("structuredContent");
+      JsonObject wrong = McpHttpClient.errorBody(run(c, id, new JsonObject().put("status", "paid").put("min_total", "lots")));
       assertEquals("invalid_argument", wrong.getString("error_type"));
       assertTrue(wrong.getString("message").contains("/min_total"), wrong.getString("message"));
-      JsonObject missing = run(c, id, new JsonObject()).getJsonObject("structuredContent");
+      JsonObject missing = McpHttpClient.errorBody(run(c, id, new JsonObject()));
       assertTrue(missing.getString("message").contains("status"), missing.getString("message"));
     }
     JsonObject limited = c.callTool("execute_approved_query", new JsonObject().put("queryId", "pg_orders")

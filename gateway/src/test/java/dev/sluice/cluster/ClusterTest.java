@@ -264,7 +264,7 @@ class ClusterTest {
           "admitted " + admitted + ", then " + refusal.encode());
       for (JsonObject r : afterwards) {
         assertTrue(r.getBoolean("isError"), "every node refuses once the budget is spent: " + r.encode());
-        JsonObject e = r.getJsonObject("structuredContent");
+        JsonObject e = McpHttpClient.errorBody(r);
         assertEquals("rate_limit_exceeded", e.getString("error_type"), e.encode());
         assertTrue(e.getString("message").contains("cluster-wide"), e.encode());
         assertTrue(e.getLong("retryAfterMs") > 0 && e.getLong("retryAfterMs") <= 60_000, e.encode());

@@ -189,8 +189,8 @@ class StreamableHttpTransportTest {
     JsonObject invalid = c.callTool("test_echo_00", new JsonObject().put("text", 42));
     JsonObject result = invalid.getJsonObject("result");
     assertTrue(result.getBoolean("isError"));
-    assertEquals("invalid_argument", result.getJsonObject("structuredContent").getString("error_type"));
-    assertTrue(result.getJsonObject("structuredContent").getString("message").contains("/text"));
+    assertEquals("invalid_argument", McpHttpClient.errorBody(result).getString("error_type"));
+    assertTrue(McpHttpClient.errorBody(result).getString("message").contains("/text"));
     JsonObject ok = c.callTool("test_echo_00", new JsonObject().put("text", "hi"));
     assertFalse(ok.getJsonObject("result").getBoolean("isError"));
   }

@@ -264,8 +264,8 @@ class SemanticLayerOverMcpTest {
         dimensions:
           - {name: state, column: stauts}
         """);
-    JsonObject missing = c.callTool("sl_read_source", new JsonObject().put("connectionId", "lite")
-        .put("source", "broken")).getJsonObject("result").getJsonObject("structuredContent");
+    JsonObject missing = McpHttpClient.errorBody(c.callTool("sl_read_source", new JsonObject().put("connectionId", "lite")
+        .put("source", "broken")).getJsonObject("result"));
     assertEquals("not_found", missing.getString("error_type"));
     assertTrue(missing.getJsonArray("problems").encode().contains("no column 'stauts' in orders; closest: status"),
         missing.encode());
@@ -313,9 +313,9 @@ class SemanticLayerOverMcpTest {
   void fanOutTrapsAreRefusedAndAliasesAndSuggestionsWork() throws Exception {
     McpHttpClient c = gw.client();
     c.initialize(ProtocolRevision.LATEST);
-    JsonObject trap = c.callTool("sl_query", new JsonObject().put("connectionId", "pg")
+    JsonObject trap = McpHttpClient.errorBody(c.callTool("sl_query", new JsonObject().put("connectionId", "pg")
         .put("measures", new JsonArray().add("orders.revenue")).put("dimensions", new JsonArray().add("products.category")))
-        .getJsonObject("result").getJsonObject("structuredContent");
+        .getJsonObject("result"));
     assertEquals("fan_out", trap.getString("rule"), trap.encode());
     assertTrue(trap.getString("message").contains("one-to-many"), trap.getString("message"));
 
@@ -332,8 +332,8 @@ class SemanticLayerOverMcpTest {
       assertTrue(new BigDecimal(String.valueOf(rows.getJsonArray(0).getValue(1)))
           .compareTo(new BigDecimal(String.valueOf(rows.getJsonArray(1).getValue(1)))) >= 0, "descending");
     }
-    JsonObject typo = c.callTool("sl_query", new JsonObject().put("connectionId", "lite")
-        .put("measures", new JsonArray().add("orders.revenu"))).getJsonObject("result").getJsonObject("structuredContent");
+    JsonObject typo = McpHttpClient.errorBody(c.callTool("sl_query", new JsonObject().put("connectionId", "lite")
+        .put("measures", new JsonArray().add("orders.revenu"))).getJsonObject("result"));
     assertTrue(typo.getString("message").contains("did you mean orders.revenue"), typo.encode());
     JsonObject source = c.callTool("sl_read_source", new JsonObject().put("connectionId", "lite").put("source", "orders"))
         .getJsonObject("result").getJsonObject("structuredContent");
@@ -367,7 +367,7 @@ class SemanticLayerOverMcpTest {
     for (String[] r : refused) {
       JsonObject res = sl(c, "lite", r[0]);
       assertTrue(res.getBoolean("isError"), r[0] + " -> " + res.encode());
-      JsonObject err = res.getJsonObject("structuredContent");
+      JsonObject err = McpHttpClient.errorBody(res);
       assertEquals("invalid_argument", err.getString("error_type"), r[0] + " -> " + err.encode());
       assertTrue(err.getString("message").contains(r[1]), r[0] + " -> " + err.getString("message"));
     }
@@ -406,18 +406,18 @@ class SemanticLayerOverMcpTest {
     assertFalse(normalized(utc.getJsonArray("rows"), false, 1).equals(normalized(s.getJsonArray("rows"), false, 1)),
         "grouping in New York differs from grouping in UTC");
 
-    JsonObject lite = c.callTool("sl_query", byDay.copy().put("connectionId", "lite")).getJsonObject("result")
-        .getJsonObject("structuredContent");
+    JsonObject lite = McpHttpClient.errorBody(c.callTool("sl_query", byDay.copy().put("connectionId", "lite"))
+        .getJsonObject("result"));
     assertEquals("timezone", lite.getString("rule"), lite.encode());
     assertTrue(lite.getString("message").contains("fixed offset"), lite.encode());
-    JsonObject bogus = c.callTool("sl_query", byDay.copy().put("timezone", "Mars/Olympus")).getJsonObject("result")
-        .getJsonObject("structuredContent");
+    JsonObject bogus = McpHttpClient.errorBody(c.callTool("sl_query", byDay.copy().put("timezone", "Mars/Olympus"))
+        .getJsonObject("result"));
     assertTrue(bogus.getString("message").contains("neither an IANA zone name"), bogus.encode());
 
     // MariaDB converts named zones only with its time-zone tables loaded: answer either way, never NULL groups
     JsonObject my = c.callTool("sl_query", byDay.copy().put("connectionId", "my")).getJsonObject("result");
     if (my.getBoolean("isError")) {
-      assertTrue(my.getJsonObject("structuredContent").getString("message").contains("no time-zone tables"),
+      assertTrue(McpHttpClient.errorBody(my).getString("message").contains("no time-zone tables"),
           my.encode());
     } else {
       assertEquals(normalized(hand.getJsonArray("rows"), false, 1),

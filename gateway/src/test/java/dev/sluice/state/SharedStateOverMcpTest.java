@@ -136,7 +136,7 @@ class SharedStateOverMcpTest {
     McpHttpClient c = two.client();
     c.initialize(dev.sluice.mcp.ProtocolRevision.LATEST);
     JsonObject args = new JsonObject().put("connectionId", "shop").put("source", "shop_orders");
-    assertEquals("not_found", c.toolResult("sl_read_source", args).getJsonObject("structuredContent")
+    assertEquals("not_found", McpHttpClient.errorBody(c.toolResult("sl_read_source", args))
         .getString("error_type"), "nothing was pushed");
     Files.delete(sources.resolve("broken.yaml"));
     assertEquals(0, dev.sluice.cli.SluiceCommand.run("semantic", "push", "--config", operatorConfig.toString()));

@@ -47,6 +47,7 @@ public final class McpHttpClient {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final URI uri;
   private final AtomicInteger ids = new AtomicInteger();
+  private final OutputSchemas outputSchemas = new OutputSchemas();
   public String sessionId;
   public String protocolVersion;
   public String token;
@@ -107,8 +108,16 @@ public final class McpHttpClient {
 
   /** Sends a request and returns its JSON-RPC response, reading SSE if the server streams. */
   public JsonObject call(String method, JsonObject params) throws Exception {
-    int id = nextId();
-    HttpResponse<InputStream> res = postStream(request(id, method, params), Map.of());
+    return call(method, params, nextId());
+  }
+
+  /** {@link #call(String, JsonObject)} with a request id of the caller's choosing. */
+  public JsonObject call(String method, JsonObject params, Object id) throws Exception {
+    JsonObject request = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
+    if (params != null) {
+      request.put("params", params);
+    }
+    HttpResponse<InputStream> res = postStream(request, Map.of());
     if (res.statusCode() != 200) {
       throw new AssertionError(method + " answered " + res.statusCode() + ": "
           + new String(res.body().readAllBytes(), StandardCharsets.UTF_8));
@@ -124,13 +133,52 @@ public final class McpHttpClient {
     return new JsonObject(new String(res.body().readAllBytes(), StandardCharsets.UTF_8));
   }
 
+  /**
+   * Calls a tool. A successful result's structuredContent is checked against the tool's published
+   * outputSchema, as the official SDK clients do, so every test that calls a tool also checks that
+   * the gateway answers what it declares.
+   */
   public JsonObject callTool(String name, JsonObject args) throws Exception {
-    return call("tools/call", new JsonObject().put("name", name).put("arguments", args));
+    JsonObject response = call("tools/call", new JsonObject().put("name", name).put("arguments", args));
+    JsonObject result = response.getJsonObject("result");
+    if (result != null && !Boolean.TRUE.equals(result.getBoolean("isError")) && result.containsKey("structuredContent")) {
+      outputSchemas.check(this, name, result.getJsonObject("structuredContent"));
+    }
+    return response;
   }
 
   /** The {@code result} of a tools/call: {content, structuredContent, isError}. */
   public JsonObject toolResult(String name, JsonObject args) throws Exception {
     return callTool(name, args).getJsonObject("result");
+  }
+
+  /**
+   * The error body of an in-band tool error, read the way an agent reads it: from the text
+   * content ({@code error_type: message}, then the JSON body). Fails unless the result is an error
+   * shaped as the gateway promises: isError true, no structuredContent, headline and body agreeing.
+   */
+  public static JsonObject errorBody(JsonObject result) {
+    if (!Boolean.TRUE.equals(result.getBoolean("isError"))) {
+      throw new AssertionError("not an error result: " + result.encode());
+    }
+    if (result.containsKey("structuredContent")) {
+      throw new AssertionError("an error result carries no structuredContent (clients validate it against "
+          + "the outputSchema): " + result.encode());
+    }
+    String text = result.getJsonArray("content").getJsonObject(0).getString("text");
+    int nl = text.indexOf('\n');
+    JsonObject body = new JsonObject(text.substring(nl + 1));
+    String headline = body.getString("error_type") + ": " + body.getString("message");
+    if (!text.substring(0, nl).equals(headline)) {
+      throw new AssertionError("the headline does not match the body: " + text);
+    }
+    return body;
+  }
+
+  /** structuredContent of a success, the {@link #errorBody} of an error. */
+  public static JsonObject body(JsonObject result) {
+    return Boolean.TRUE.equals(result.getBoolean("isError")) ? errorBody(result)
+        : result.getJsonObject("structuredContent");
   }
 
   public HttpResponse<InputStream> postStream(Object body, Map<String, String> extraHeaders) throws Exception {

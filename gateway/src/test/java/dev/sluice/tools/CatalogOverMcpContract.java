@@ -104,7 +104,7 @@ public abstract class CatalogOverMcpContract {
   @Test
   void beforeTheFirstScanToolsSayHowToGetACatalog() {
     assertTrue(beforeFirstScan.getBoolean("isError"), beforeFirstScan.encode());
-    JsonObject err = beforeFirstScan.getJsonObject("structuredContent");
+    JsonObject err = McpHttpClient.errorBody(beforeFirstScan);
     assertEquals("not_ready", err.getString("error_type"));
     assertTrue(err.getString("message").contains("scan db"), err.getString("message"));
     assertEquals(DemoSchema.TABLES.size() + 1, firstScan.getInteger("tables"), firstScan.encode());
@@ -192,7 +192,7 @@ public abstract class CatalogOverMcpContract {
   void aMissingTableSuggestsNamesAndHowToRescan() throws Exception {
     JsonObject r = entityDetails(session(), new JsonArray().add(new JsonObject().put("table", "ordrs")));
     assertTrue(r.getBoolean("isError"), r.encode());
-    JsonObject err = r.getJsonObject("structuredContent");
+    JsonObject err = McpHttpClient.errorBody(r);
     assertEquals("table_not_found", err.getString("error_type"));
     assertTrue(err.getJsonArray("suggestions").contains("orders"), err.encode());
     assertTrue(err.getString("hint").contains("scan db"), err.encode());
@@ -262,8 +262,8 @@ public abstract class CatalogOverMcpContract {
     JsonObject bad = c.callTool("sql_dialect_notes", new JsonObject().put("connectionId", "nope"))
         .getJsonObject("result");
     assertTrue(bad.getBoolean("isError"));
-    assertEquals("invalid_argument", bad.getJsonObject("structuredContent").getString("error_type"));
-    assertEquals(new JsonArray().add("db"), bad.getJsonObject("structuredContent").getJsonArray("availableConnections"));
+    assertEquals("invalid_argument", McpHttpClient.errorBody(bad).getString("error_type"));
+    assertEquals(new JsonArray().add("db"), McpHttpClient.errorBody(bad).getJsonArray("availableConnections"));
   }
 
   protected String qualified(String table) {

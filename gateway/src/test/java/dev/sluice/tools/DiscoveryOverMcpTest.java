@@ -233,12 +233,12 @@ class DiscoveryOverMcpTest {
     for (String bad : List.of("../sluice", "a/b", ".hidden", "x..y")) {
       JsonObject r = c.callTool("wiki_read", new JsonObject().put("key", bad)).getJsonObject("result");
       assertTrue(r.getBoolean("isError"), bad);
-      assertEquals("invalid_argument", r.getJsonObject("structuredContent").getString("error_type"), bad);
+      assertEquals("invalid_argument", McpHttpClient.errorBody(r).getString("error_type"), bad);
     }
     JsonObject missing = c.callTool("wiki_read", new JsonObject().put("key", "net-revenu")).getJsonObject("result");
-    assertEquals("not_found", missing.getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("not_found", McpHttpClient.errorBody(missing).getString("error_type"));
     assertEquals(new JsonArray().add("net-revenue"),
-        missing.getJsonObject("structuredContent").getJsonArray("suggestions"));
+        McpHttpClient.errorBody(missing).getJsonArray("suggestions"));
   }
 
   @Test

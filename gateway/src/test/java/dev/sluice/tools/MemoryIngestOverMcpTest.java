@@ -172,14 +172,14 @@ class MemoryIngestOverMcpTest {
         new Case(new JsonObject().put("content", "# Fine\nok").put("connectionId", "nope"), "invalid_argument", null))) {
       JsonObject r = c.callTool("memory_ingest", k.args()).getJsonObject("result");
       assertTrue(r.getBoolean("isError"), r.encode());
-      assertEquals(k.type(), r.getJsonObject("structuredContent").getString("error_type"), r.encode());
+      assertEquals(k.type(), McpHttpClient.errorBody(r).getString("error_type"), r.encode());
       if (k.reason() != null) {
-        assertEquals(k.reason(), r.getJsonObject("structuredContent").getString("reason"), r.encode());
+        assertEquals(k.reason(), McpHttpClient.errorBody(r).getString("reason"), r.encode());
       }
     }
     JsonObject unknown = c.callTool("memory_ingest_status", new JsonObject().put("runId", "no-such-run"))
         .getJsonObject("result");
-    assertEquals("not_found", unknown.getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("not_found", McpHttpClient.errorBody(unknown).getString("error_type"));
     assertFalse(Files.exists(dir.resolve("wiki/etc-cron-d-x.md")));
   }
 }

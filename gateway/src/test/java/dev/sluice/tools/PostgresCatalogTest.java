@@ -13,6 +13,7 @@ import dev.sluice.config.ServerConfig;
 import dev.sluice.demo.DemoDataset;
 import dev.sluice.gateway.OneOffScan;
 import dev.sluice.sql.Driver;
+import dev.sluice.testing.McpHttpClient;
 import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
 import io.vertx.core.Vertx;
@@ -97,7 +98,7 @@ class PostgresCatalogTest extends ServerCatalogContract {
       JsonObject err = null;
       for (int i = 0; i < 100 && err == null; i++) {
         JsonObject r = client.callTool("entity_details", asked).getJsonObject("result");
-        JsonObject s = r.getJsonObject("structuredContent");
+        JsonObject s = McpHttpClient.body(r);
         if ("profile".equals(s.getJsonObject("progress", new JsonObject()).getString("phase"))) {
           err = s;
         } else {

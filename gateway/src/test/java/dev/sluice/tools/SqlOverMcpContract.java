@@ -100,11 +100,12 @@ public abstract class SqlOverMcpContract {
         .filter(e -> "notifications/progress".equals(e.message().getString("method")))
         .map(e -> e.message().getJsonObject("params").getString("message")).toList();
     assertEquals("validating", stages.get(0));
-    assertTrue(stages.contains("executing"), stages.toString());
     assertTrue(stages.get(stages.size() - 1).startsWith("fetched 2500 rows"), stages.toString());
     JsonObject result = events.get(events.size() - 1).message().getJsonObject("result");
     assertFalse(result.getBoolean("isError"), result.encode());
     JsonObject s = result.getJsonObject("structuredContent");
+    // once running, progress names the query, so another call of the session can query_cancel it
+    assertTrue(stages.contains("executing (queryId " + s.getString("queryId") + ")"), stages.toString());
     assertEquals(new JsonArray().add("id").add("name"), s.getJsonArray("headers"));
     assertEquals(2_500, s.getInteger("rowCount"));
     assertEquals(2_500, s.getJsonArray("rows").size());
@@ -148,8 +149,8 @@ public abstract class SqlOverMcpContract {
     JsonObject err = slow.get(10, TimeUnit.SECONDS);
     long ms = (System.nanoTime() - start) / 1_000_000;
     assertTrue(err.getBoolean("isError"));
-    assertEquals("timeout", err.getJsonObject("structuredContent").getString("error_type"));
-    assertEquals("query exceeded 2s", err.getJsonObject("structuredContent").getString("message"));
+    assertEquals("timeout", McpHttpClient.errorBody(err).getString("error_type"));
+    assertEquals("query exceeded 2s", McpHttpClient.errorBody(err).getString("message"));
     assertTrue(ms < DEADLINE_MS + 1_000, "ended " + ms + " ms after the call started");
     awaitGone(marker);
   }
@@ -179,7 +180,7 @@ public abstract class SqlOverMcpContract {
     // the queryId is not in progress messages, so take it from the other session's view: ask
     // query_cancel with a wrong id first (not found), then cancel through a fresh listing
     JsonObject missing = c.callTool("query_cancel", new JsonObject().put("queryId", "nope")).getJsonObject("result");
-    assertEquals("not_found", missing.getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("not_found", McpHttpClient.errorBody(missing).getString("error_type"));
     McpHttpClient other = session();
     assertTrue(other.callTool("query_cancel", new JsonObject().put("queryId", "nope"))
         .getJsonObject("result").getBoolean("isError"));
@@ -194,7 +195,7 @@ public abstract class SqlOverMcpContract {
     McpHttpClient c = session();
     JsonObject r = sql(c, "DELETE FROM " + items(), null);
     assertTrue(r.getBoolean("isError"));
-    assertEquals("validation_failed", r.getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("validation_failed", McpHttpClient.errorBody(r).getString("error_type"));
     JsonObject count = sql(c, "SELECT count(*) AS n FROM " + items(), null);
     assertEquals("5000", String.valueOf(count.getJsonObject("structuredContent").getJsonArray("rows")
         .getJsonArray(0).getValue(0)));
@@ -206,7 +207,7 @@ public abstract class SqlOverMcpContract {
     String typo = items().replace("items", "itemz");
     JsonObject r = sql(c, "SELECT * FROM " + typo, null);
     assertTrue(r.getBoolean("isError"));
-    JsonObject body = r.getJsonObject("structuredContent");
+    JsonObject body = McpHttpClient.errorBody(r);
     assertEquals("table_not_found", body.getString("error_type"));
     assertTrue(body.encode().contains("items"), body.encode());
   }

@@ -110,7 +110,7 @@ class WritesOverMcpTest {
       String table = target[1];
       JsonObject ask = write(ops, target[0], "UPDATE " + table + " SET qty = qty + 1", false);
       assertTrue(ask.getBoolean("isError"), ask.encode());
-      JsonObject e = ask.getJsonObject("structuredContent");
+      JsonObject e = McpHttpClient.errorBody(ask);
       assertEquals("confirmation_required", e.getString("error_type"), e.encode());
       assertEquals(50, e.getLong("estimatedRows"), e.encode());
       assertEquals(50, total(pool, table), "nothing changed before confirmation");
@@ -125,17 +125,17 @@ class WritesOverMcpTest {
       JsonObject hostile = write(ops, target[0], target[0].equals("pg")
           ? "COPY " + table + " TO PROGRAM 'touch /tmp/sluice-pwned'" : "SELECT * FROM " + table
               + " INTO OUTFILE '/tmp/sluice-pwned'", true);
-      assertEquals("validation_failed", hostile.getJsonObject("structuredContent").getString("error_type"),
+      assertEquals("validation_failed", McpHttpClient.errorBody(hostile).getString("error_type"),
           hostile.encode());
       JsonObject read = ops.callTool("sql_execution", new JsonObject().put("connectionId", target[0])
           .put("sql", "DELETE FROM " + table)).getJsonObject("result");
-      assertEquals("validation_failed", read.getJsonObject("structuredContent").getString("error_type"),
+      assertEquals("validation_failed", McpHttpClient.errorBody(read).getString("error_type"),
           "the read-only tools stay read-only");
     }
     JsonObject returning = write(ops, "pg", "INSERT INTO " + schema + ".items VALUES (51, 3) RETURNING id, qty", false);
     assertEquals(1, returning.getJsonObject("structuredContent").getJsonArray("rows").size(), returning.encode());
     JsonObject drop = write(ops, "pg", "DROP TABLE " + schema + ".items", false);
-    assertEquals("confirmation_required", drop.getJsonObject("structuredContent").getString("error_type"));
+    assertEquals("confirmation_required", McpHttpClient.errorBody(drop).getString("error_type"));
 
     gw.gateway.audit().close();
     List<JsonObject> records = new ArrayList<>();
@@ -157,7 +157,7 @@ class WritesOverMcpTest {
   @Test
   void sqliteWritesGoThroughItsOneWriterProcess() throws Exception {
     McpHttpClient ops = as(OPS);
-    JsonObject ask = write(ops, "lite", "DELETE FROM items", false).getJsonObject("structuredContent");
+    JsonObject ask = McpHttpClient.errorBody(write(ops, "lite", "DELETE FROM items", false));
     assertEquals("confirmation_required", ask.getString("error_type"), ask.encode());
     assertEquals(20, ask.getLong("estimatedRows"));
     JsonObject one = write(ops, "lite", "UPDATE items SET qty = 7 WHERE id <= 5", false);
@@ -170,16 +170,14 @@ class WritesOverMcpTest {
     JsonObject sum = ops.callTool("sql_execution", new JsonObject().put("connectionId", "lite")
         .put("sql", "SELECT sum(qty) AS s FROM items")).getJsonObject("result").getJsonObject("structuredContent");
     assertEquals(5 * 7 + 15 + 1, sum.getJsonArray("rows").getJsonArray(0).getInteger(0), "readers see the commit");
-    assertEquals("host_reaching", write(ops, "lite", "ATTACH DATABASE '/tmp/x.db' AS x", true)
-        .getJsonObject("structuredContent").getString("rule"));
-    assertEquals("host_reaching", write(ops, "lite", "VACUUM INTO '/tmp/copy.db'", true)
-        .getJsonObject("structuredContent").getString("rule"));
+    assertEquals("host_reaching", McpHttpClient.errorBody(write(ops, "lite", "ATTACH DATABASE '/tmp/x.db' AS x", true)).getString("rule"));
+    assertEquals("host_reaching", McpHttpClient.errorBody(write(ops, "lite", "VACUUM INTO '/tmp/copy.db'", true)).getString("rule"));
   }
 
   @Test
   void onlyPrincipalsGivenWritesMayWrite() throws Exception {
     McpHttpClient viewer = as(VIEWER);
     JsonObject r = write(viewer, "pg", "UPDATE " + schema + ".items SET qty = 0 WHERE id = 2", true);
-    assertEquals("permission_denied", r.getJsonObject("structuredContent").getString("error_type"), r.encode());
+    assertEquals("permission_denied", McpHttpClient.errorBody(r).getString("error_type"), r.encode());
   }
 }

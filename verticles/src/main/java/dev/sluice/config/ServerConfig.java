@@ -35,7 +35,8 @@ public record ServerConfig(
   public static final long DEFAULT_MAX_BODY_BYTES = 4L * 1024 * 1024;
   public static final long DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30L * 60 * 1000;
   public static final int DEFAULT_SSE_REPLAY_EVENTS = 256;
-  public static final long DEFAULT_SLOW_CALL_MS = 5_000;
+  /** The feature-log contract (spec 000): a completed call slower than 10 s ends at warn. */
+  public static final long DEFAULT_SLOW_CALL_MS = 10_000;
   public static final int DEFAULT_MAX_SESSIONS = 20_000;
   public static final long DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 

@@ -26,7 +26,20 @@ public final class ToolRegistry {
   /** Tools per tools/list page; small enough that pagination is exercised by real clients. */
   public static final int DEFAULT_PAGE_SIZE = 50;
 
-  private record Entry(Tool tool, Validator validator) {}
+  /**
+   * A registered tool: its validator, and its tools/list entry built once, with and without the
+   * outputSchema (2025-03-26 has no structured output: a client told of an outputSchema there
+   * would wait for structuredContent that never comes).
+   */
+  private record Entry(Tool tool, Validator validator, JsonObject listed, JsonObject listedWithoutOutput) {
+
+    static Entry of(Tool tool, Validator validator) {
+      JsonObject listed = tool.spec().toJson();
+      JsonObject without = listed.copy();
+      without.remove("outputSchema");
+      return new Entry(tool, validator, listed, without);
+    }
+  }
 
   private volatile Map<String, Entry> tools = new LinkedHashMap<>();
   private final List<Runnable> changeListeners = new CopyOnWriteArrayList<>();
@@ -46,7 +59,7 @@ public final class ToolRegistry {
     if (next.containsKey(name)) {
       throw new IllegalStateException("tool registered twice: " + name);
     }
-    next.put(name, new Entry(tool, compile(tool.spec().inputSchema())));
+    next.put(name, Entry.of(tool, compile(tool.spec().inputSchema())));
     tools = next;
     changeListeners.forEach(Runnable::run);
     return this;
@@ -91,7 +104,10 @@ public final class ToolRegistry {
     return problems;
   }
 
-  /** Validates {@code value} against any JSON Schema 2020-12 (e.g. an approved query's parameters). */
+  /**
+   * Validates {@code value} against any JSON Schema 2020-12 (e.g. an approved query's parameters);
+   * compiles it for this one check.
+   */
   public static List<String> validate(JsonObject schema, JsonObject value) {
     OutputUnit out = compile(schema).validate(value);
     if (Boolean.TRUE.equals(out.getValid())) {
@@ -118,13 +134,22 @@ public final class ToolRegistry {
     }
   }
 
-  /** One page of tools/list; the cursor is an opaque offset token. */
+  /** One page of tools/list for a revision with structured output. */
   public JsonObject page(String cursor) {
+    return page(cursor, true);
+  }
+
+  /**
+   * One page of tools/list; the cursor is an opaque offset token.
+   *
+   * @param outputSchemas whether the session's revision knows outputSchema (2025-06-18 on)
+   */
+  public JsonObject page(String cursor, boolean outputSchemas) {
     int offset = decodeCursor(cursor);
     List<Entry> all = new ArrayList<>(tools.values());
     JsonArray page = new JsonArray();
     for (int i = offset; i < Math.min(all.size(), offset + pageSize); i++) {
-      page.add(all.get(i).tool.spec().toJson());
+      page.add(outputSchemas ? all.get(i).listed : all.get(i).listedWithoutOutput);
     }
     JsonObject result = new JsonObject().put("tools", page);
     if (offset + pageSize < all.size()) {
@@ -157,8 +182,12 @@ public final class ToolRegistry {
         .encodeToString(("o:" + offset).getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Compiles a copy: the compiler writes its bookkeeping ({@code __absolute_uri__}) into the
+   * object it is given, and the schema itself is what tools/list publishes.
+   */
   private static Validator compile(JsonObject schema) {
-    return Validator.create(JsonSchema.of(schema),
+    return Validator.create(JsonSchema.of(schema.copy()),
         new JsonSchemaOptions()
             .setDraft(Draft.DRAFT202012)
             .setBaseUri("https://sluice.dev/schemas/")

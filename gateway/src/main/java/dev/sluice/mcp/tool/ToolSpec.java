@@ -1,9 +1,16 @@
 package dev.sluice.mcp.tool;
 
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
 
 /**
- * What a tool declares to clients in tools/list.
+ * What a tool declares to clients in tools/list. The product's tools keep theirs as data, one
+ * {@code tools/<name>.yaml} resource each ({@link #resource}); the class of a tool keeps only its
+ * behaviour.
  *
  * @param inputSchema JSON Schema 2020-12 object schema; arguments are validated against it before
  *     the handler runs
@@ -19,16 +26,33 @@ public record ToolSpec(
     JsonObject outputSchema,
     JsonObject annotations) {
 
-  /** Annotations of a tool that only reads from the configured databases. */
-  public static JsonObject readOnlyAnnotations(String title, boolean idempotent) {
-    return new JsonObject()
-        .put("title", title)
-        .put("readOnlyHint", true)
-        .put("destructiveHint", false)
-        .put("idempotentHint", idempotent)
-        .put("openWorldHint", false);
+  /** Where the spec files live on the class path. */
+  public static final String RESOURCE_DIR = "tools/";
+
+  private static final YAMLMapper YAML = new YAMLMapper();
+
+  /**
+   * Reads {@code tools/<name>.yaml}. A missing or malformed file is a packaging bug, so it fails
+   * loudly when the tool class loads; ToolSpecFilesTest finds it at build time.
+   */
+  public static ToolSpec resource(String name) {
+    String path = RESOURCE_DIR + name + ".yaml";
+    try (InputStream in = ToolSpec.class.getClassLoader().getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException("no tool spec " + path + " on the class path");
+      }
+      return fromJson(new JsonObject(YAML.readValue(in, Map.class)).copy());
+    } catch (IOException e) {
+      throw new UncheckedIOException("tool spec " + path + ": " + e.getMessage(), e);
+    }
   }
 
+  private static ToolSpec fromJson(JsonObject j) {
+    return new ToolSpec(j.getString("name"), j.getString("title"), j.getString("description"),
+        j.getJsonObject("inputSchema"), j.getJsonObject("outputSchema"), j.getJsonObject("annotations"));
+  }
+
+  /** The tools/list entry; a fresh copy, so whoever sends it cannot change the spec. */
   public JsonObject toJson() {
     JsonObject j = new JsonObject().put("name", name);
     if (title != null) {
@@ -41,6 +65,6 @@ public record ToolSpec(
     if (annotations != null) {
       j.put("annotations", annotations);
     }
-    return j;
+    return j.copy();
   }
 }

@@ -4,8 +4,9 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The event-bus contract of the SQL executors: one executor verticle per {@link Driver}, each
- * serving every configured connection of that driver. All bodies are {@link JsonObject} so the
- * contract works unchanged on a clustered bus.
+ * serving every configured connection of that driver. An execute request is a {@link SqlRequest}
+ * (node-local, carrying its statement's analysis) or the same request as JSON (below); replies and
+ * the other addresses are {@link JsonObject}, so the contract works unchanged on a clustered bus.
  *
  * <h2>execute — {@link #execute(Driver)}</h2>
  *
@@ -14,8 +15,9 @@ import io.vertx.core.json.JsonObject;
  * {@code params}: an approved query's values for its {@code #{name}} placeholders, bound by the
  * driver. {@code checksum}: the whole result hashed (see RowChecksum), reply {@code {rowCount,
  * columnCount, checksum, sampleComplete, sample[], headers}}. {@code write}: a gated write under
- * the write guard in a READ WRITE transaction, reply adds {@code rowsAffected}. The executor runs the read-only guard, then the
- * engine, under the connection's deadline (the smaller of {@code timeoutMs} and {@code
+ * the write guard in a READ WRITE transaction, reply adds {@code rowsAffected}. The executor takes the
+ * request's analysis (or analyses the text), runs the read or write guard on it, then the engine,
+ * under the connection's deadline (the smaller of {@code timeoutMs} and {@code
  * query_timeout_ms}). Reply for {@code query}: {@code {queryId, headers[], headerTypes[], rows[][],
  * rowCount, truncated, executionTimeMs}}; for {@code explain}: {@code {queryId, format, plan[],
  * planJson?, estimatedRows?, estimatedCost?, executionTimeMs}}. Failure: {@link SqlError} (code =
@@ -54,6 +56,7 @@ public final class SqlBus {
   /** Extra time the caller waits past the deadline for the executor's own timeout error. */
   public static final long REPLY_GRACE_MS = 5_000;
 
+  /** A query request as JSON, for callers without an analysis (the catalog scanner, tests, scripts). */
   public static JsonObject queryRequest(String connectionId, String queryId, String sql, int maxRows) {
     return new JsonObject()
         .put("connectionId", connectionId)

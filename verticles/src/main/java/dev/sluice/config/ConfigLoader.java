@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.sluice.sql.Driver;
+import dev.sluice.sql.tls.ConnectionTls;
+import dev.sluice.sql.tls.UrlParameterException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -114,7 +116,7 @@ public final class ConfigLoader {
           ConnectionConfig.DEFAULT_MAX_WAIT_QUEUE, ConnectionConfig.DEFAULT_QUERY_TIMEOUT_MS,
           ConnectionConfig.DEFAULT_MAX_ROWS, ConnectionConfig.DEFAULT_MAX_ROWS_CEILING));
     }
-    StateConfig stateConfig = state(state, overrides, stateDir);
+    StateConfig stateConfig = state(state, overrides, stateDir, baseDir);
     return new SluiceConfig(serverConfig, stateDir, connections, demo, catalog(catalog, overrides),
         new IngestConfig(
             (int) num(overrides, ingest, "ingest", "max_queue", IngestConfig.DEFAULT_MAX_QUEUE, 1, 1_000_000),
@@ -131,10 +133,10 @@ public final class ConfigLoader {
         stateConfig, cluster(top.section("cluster")));
   }
 
-  private static StateConfig state(ConfigNode s, Map<String, String> o, Path stateDir) {
+  private static StateConfig state(ConfigNode s, Map<String, String> o, Path stateDir, Path baseDir) {
     String url = override(o, "state", "postgres_url", s.string("postgres_url", null));
     if (url != null && !url.isBlank()) {
-      checkUrl(s.key("postgres_url"), url, Driver.POSTGRES);
+      url = checkUrl(s.key("postgres_url"), url, Driver.POSTGRES, baseDir);
     }
     return new StateConfig(stateDir, override(o, "state", "store", s.string("store", "directory")), url,
         s.string("postgres_table", StateConfig.DEFAULT_TABLE),
@@ -228,8 +230,7 @@ public final class ConfigLoader {
           throw new ConfigException(c.key("url"), "a sqlite connection takes path, not url");
         }
       } else {
-        url = c.requiredString("url");
-        checkUrl(c.key("url"), url, driver);
+        url = checkUrl(c.key("url"), c.requiredString("url"), driver, baseDir);
       }
       long timeout = c.number("query_timeout_ms", ConnectionConfig.DEFAULT_QUERY_TIMEOUT_MS, 1, 24L * 3600 * 1000);
       int ceiling = (int) c.number("max_rows_ceiling", ConnectionConfig.DEFAULT_MAX_ROWS_CEILING, 1, 10_000);
@@ -260,7 +261,7 @@ public final class ConfigLoader {
   /** With a shared PostgreSQL state store, audit records go to the same database unless told otherwise. */
   private static AuditConfig audit(ConfigNode a, Map<String, String> o, Path baseDir, StateConfig state) {
     Path stateDir = state.dir();
-    String pgUrl = auditPostgres(a, o);
+    String pgUrl = auditPostgres(a, o, baseDir);
     if (pgUrl == null && state.shared()) {
       pgUrl = state.postgresUrl();
     }
@@ -365,12 +366,12 @@ public final class ConfigLoader {
         l.number("rows_per_hour", 0, 0, Long.MAX_VALUE / 2), (int) l.number("concurrent_queries", 0, 0, 100_000));
   }
 
-  private static String auditPostgres(ConfigNode a, Map<String, String> o) {
+  private static String auditPostgres(ConfigNode a, Map<String, String> o, Path baseDir) {
     String url = override(o, "audit", "postgres_url", a.string("postgres_url", null));
     if (url == null || url.isBlank()) {
       return null;
     }
-    checkUrl(a.key("postgres_url"), url, Driver.POSTGRES);
+    url = checkUrl(a.key("postgres_url"), url, Driver.POSTGRES, baseDir);
     String table = a.string("postgres_table", "sluice_audit");
     if (!table.matches("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?")) {
       throw new ConfigException(a.key("postgres_table"), "must be a plain [schema.]table name, got \"" + table + "\"");
@@ -418,7 +419,14 @@ public final class ConfigLoader {
     return schemas;
   }
 
-  private static void checkUrl(String key, String url, Driver driver) {
+  /**
+   * Checks a database URL (scheme, host, database, TLS parameters and their files) and returns it
+   * with relative certificate paths resolved against {@code baseDir}.
+   */
+  static String checkUrl(String key, String url, Driver driver, Path baseDir) {
+    if (url.length() > ConnectionTls.MAX_URL_CHARS) {
+      throw new ConfigException(key, "is longer than " + ConnectionTls.MAX_URL_CHARS + " characters");
+    }
     URI u;
     try {
       u = new URI(url);
@@ -437,6 +445,13 @@ public final class ConfigLoader {
     String db = u.getPath() == null ? "" : u.getPath().replaceFirst("^/", "");
     if (db.isEmpty()) {
       throw new ConfigException(key, "names no database (scheme://user@host:port/DATABASE): \"" + masked(url) + "\"");
+    }
+    try {
+      String resolved = ConnectionTls.resolveFiles(url, driver, baseDir);
+      ConnectionTls.fromUrl(resolved, driver).checkFilesReadable(resolved);
+      return resolved;
+    } catch (UrlParameterException e) {
+      throw new ConfigException(key, e.getMessage());
     }
   }
 

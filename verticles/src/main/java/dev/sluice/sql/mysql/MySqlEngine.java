@@ -7,6 +7,7 @@ import dev.sluice.sql.PooledEngine;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.sql.result.ValueFormat;
+import dev.sluice.sql.tls.DatabaseTls;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -87,7 +88,7 @@ final class MySqlEngine extends PooledEngine {
     if (t.database() != null) o.setDatabase(t.database());
     if (t.user() != null) o.setUser(t.user());
     if (t.password() != null) o.setPassword(t.password());
-    return o;
+    return DatabaseTls.mysql(o, cfg.url());
   }
 
   /**

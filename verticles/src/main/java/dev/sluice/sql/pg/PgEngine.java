@@ -7,6 +7,7 @@ import dev.sluice.sql.PooledEngine;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.sql.result.ValueFormat;
+import dev.sluice.sql.tls.DatabaseTls;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -56,7 +57,7 @@ final class PgEngine extends PooledEngine {
     o.addProperty("idle_in_transaction_session_timeout", Long.toString(Math.max(60_000, cfg.queryTimeoutMs() * 2)));
     o.addProperty("TimeZone", "UTC");
     o.addProperty("application_name", "sluice");
-    return o;
+    return DatabaseTls.postgres(o, cfg.url());
   }
 
   @Override

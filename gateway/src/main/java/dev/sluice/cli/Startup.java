@@ -14,7 +14,12 @@ final class Startup {
   private Startup() {}
 
   static SluiceConfig load(Path file, Integer port, String host) {
-    SluiceConfig cfg = ConfigLoader.load(file, System.getenv());
+    return load(file, port, host, java.util.List.of());
+  }
+
+  /** @param connections {@code --connection ID=URL} specs, added to the file's connections */
+  static SluiceConfig load(Path file, Integer port, String host, java.util.List<String> connections) {
+    SluiceConfig cfg = ConfigLoader.load(file, System.getenv(), connections);
     ServerConfig s = cfg.server();
     if (port != null) {
       if (port < 0 || port > 65535) {
@@ -40,8 +45,12 @@ final class Startup {
    * (the caller exits with {@link SluiceCommand#EXIT_USAGE}).
    */
   static SluiceConfig loadOrReport(Path file, Integer port, String host) {
+    return loadOrReport(file, port, host, java.util.List.of());
+  }
+
+  static SluiceConfig loadOrReport(Path file, Integer port, String host, java.util.List<String> connections) {
     try {
-      return load(file, port, host);
+      return load(file, port, host, connections);
     } catch (ConfigException e) {
       System.err.println("sluice: config error: " + e.getMessage());
       return null;

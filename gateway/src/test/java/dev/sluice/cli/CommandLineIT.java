@@ -125,6 +125,51 @@ class CommandLineIT {
     }
   }
 
+  /** Zero-file start: two --connection options and no --config make a working gateway. */
+  @Test
+  void connectionsFromTheCommandLineNeedNoConfigFile() throws Exception {
+    dev.sluice.testing.TestDatabases.requirePostgres();
+    Path notes = dir.resolve("notes.db");
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + notes);
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT)");
+      st.execute("INSERT INTO note (body) VALUES ('first'), ('second')");
+    }
+    Path err = dir.resolve("gateway.err");
+    Process p = builder("--port", "0", "--connection", "notes=sqlite:notes.db",
+        "--connection", "pg=" + dev.sluice.testing.TestDatabases.pgUrl(dev.sluice.testing.TestDatabases.PG_DATABASE))
+        .redirectError(err.toFile()).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String line = out.readLine();
+      assertTrue(line != null && line.contains("serving MCP at"), line + readQuietly(err));
+      assertEquals("  connection notes (sqlite)", out.readLine());
+      assertEquals("  connection pg (postgres)", out.readLine());
+      dev.sluice.testing.McpHttpClient c = new dev.sluice.testing.McpHttpClient(line.substring(line.indexOf("http://")));
+      c.initialize(dev.sluice.mcp.ProtocolRevision.LATEST);
+      io.vertx.core.json.JsonObject sqlite = c.callTool("sql_execution", new io.vertx.core.json.JsonObject()
+          .put("connectionId", "notes").put("sql", "SELECT count(*) AS n FROM note")).getJsonObject("result");
+      assertFalse(sqlite.getBoolean("isError"), sqlite.encode());
+      assertEquals(2, sqlite.getJsonObject("structuredContent").getJsonArray("rows").getJsonArray(0).getInteger(0));
+      io.vertx.core.json.JsonObject pg = c.callTool("sql_execution", new io.vertx.core.json.JsonObject()
+          .put("connectionId", "pg").put("sql", "SELECT current_database() AS db")).getJsonObject("result");
+      assertFalse(pg.getBoolean("isError"), pg.encode());
+      assertEquals(dev.sluice.testing.TestDatabases.PG_DATABASE,
+          pg.getJsonObject("structuredContent").getJsonArray("rows").getJsonArray(0).getString(0));
+      assertFalse(Files.exists(dir.resolve("data/demo.sqlite")), "no demo when connections are given");
+    } finally {
+      List<ProcessHandle> workers = sqliteWorkers(p);
+      p.destroy();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), () -> readQuietly(err));
+      awaitGone(workers, "SIGTERM (shutdown hook)");
+    }
+    Process bad = start("--connection", "pg=postgresql://u@h/db?sslmod=require");
+    assertTrue(bad.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(2, bad.exitValue());
+    assertTrue(new String(bad.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim()
+        .startsWith("sluice: config error: --connection pg: unknown URL parameter \"sslmod\"; did you mean sslmode?"));
+  }
+
   @Test
   void sqliteWorkersDieWithAKilledGateway() throws Exception {
     Path cfg = Files.writeString(dir.resolve("ok.yaml"), "state:\n  dir: st\n");

@@ -61,8 +61,16 @@ public final class ConfigLoader {
    * @param env environment variables, for {@code ${NAME}} references and {@code SLUICE_*} overrides
    */
   public static SluiceConfig load(Path fileOrNull, Map<String, String> env) {
+    return load(fileOrNull, env, List.of());
+  }
+
+  /**
+   * @param cliConnections {@code ID=URL} specs from {@code --connection}, added to the file's
+   *     connections (with none in the file they replace the demo)
+   */
+  public static SluiceConfig load(Path fileOrNull, Map<String, String> env, List<String> cliConnections) {
     if (fileOrNull == null) {
-      return fromYaml("", env, Path.of("").toAbsolutePath());
+      return fromYaml("", env, Path.of("").toAbsolutePath(), cliConnections);
     }
     String text;
     try {
@@ -72,11 +80,17 @@ public final class ConfigLoader {
           + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getClass().getSimpleName()) + ")");
     }
     Path base = fileOrNull.toAbsolutePath().getParent();
-    return fromYaml(text, env, base);
+    return fromYaml(text, env, base, cliConnections);
   }
 
   /** Parses YAML text; relative paths resolve against {@code baseDir}. */
   public static SluiceConfig fromYaml(String yamlText, Map<String, String> env, Path baseDir) {
+    return fromYaml(yamlText, env, baseDir, List.of());
+  }
+
+  /** Parses YAML text plus {@code --connection} specs (relative to the working directory). */
+  public static SluiceConfig fromYaml(String yamlText, Map<String, String> env, Path baseDir,
+      List<String> cliConnections) {
     JsonNode root;
     try {
       root = yamlText.isBlank() ? null : new YAMLMapper().readTree(yamlText);
@@ -107,7 +121,9 @@ public final class ConfigLoader {
 
     Path stateDir = resolve(baseDir, override(overrides, "state", "dir", state.string("dir", "data")));
     ServerConfig serverConfig = server(server, overrides);
-    List<ConnectionConfig> connections = connections(top.list("connections"), baseDir);
+    List<ConfigNode> connectionNodes = top.list("connections");
+    connectionNodes.addAll(CommandLineConnections.nodes(cliConnections, env, Path.of("").toAbsolutePath()));
+    List<ConnectionConfig> connections = connections(connectionNodes, baseDir);
     boolean demo = connections.isEmpty();
     if (demo) {
       connections = List.of(new ConnectionConfig(DEMO_ID, Driver.SQLITE, null,

@@ -170,6 +170,37 @@ class CommandLineIT {
         .startsWith("sluice: config error: --connection pg: unknown URL parameter \"sslmod\"; did you mean sslmode?"));
   }
 
+  /** At a terminal (a pty from script(1)) the log lines are for people; into a pipe they are JSON. */
+  @Test
+  void logsAreTextAtATerminalAndJsonOtherwise() throws Exception {
+    Path cfg = Files.writeString(dir.resolve("ok.yaml"), "state:\n  dir: st\n");
+    String jar = NodeClients.projectRoot().resolve("gateway/target/sluice.jar").toString();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path typescript = dir.resolve("terminal.txt");
+    // script gives the gateway a terminal on stdin and stdout; it exits when told to after start
+    Process p = new ProcessBuilder("script", "-qefc", java + " -jar " + jar + " --config " + cfg + " --port 0 & "
+        + "for i in $(seq 1 100); do sleep 0.5; grep -q 'serving MCP' " + typescript + " && break; done; "
+        + "sleep 1; kill $!; wait", typescript.toString()).directory(dir.toFile())
+        .redirectOutput(dir.resolve("script.out").toFile()).redirectErrorStream(true).start();
+    assertTrue(p.waitFor(90, TimeUnit.SECONDS), readQuietly(dir.resolve("script.out")));
+    String screen = Files.readString(typescript);
+    assertTrue(screen.contains("serving MCP at"), screen);
+    assertTrue(screen.lines().anyMatch(l -> l.matches(".*\\d\\d:\\d\\d:\\d\\d\\.\\d{3} .*INFO.*Gateway.* installed the demo's.*")),
+        "a readable INFO line from Gateway: " + screen);
+    assertFalse(screen.contains("\"@timestamp\""), screen);
+
+    Path err = dir.resolve("pipe.err");
+    Path fresh = Files.writeString(dir.resolve("fresh.yaml"), "state:\n  dir: st2\n");
+    Process piped = builder("--config", fresh.toString(), "--port", "0").redirectError(err.toFile()).start();
+    try {
+      new BufferedReader(new InputStreamReader(piped.getInputStream(), StandardCharsets.UTF_8)).readLine();
+    } finally {
+      piped.destroy();
+      assertTrue(piped.waitFor(30, TimeUnit.SECONDS));
+    }
+    assertTrue(Files.readString(err).lines().anyMatch(l -> l.startsWith("{\"@timestamp\"")), readQuietly(err));
+  }
+
   @Test
   void sqliteWorkersDieWithAKilledGateway() throws Exception {
     Path cfg = Files.writeString(dir.resolve("ok.yaml"), "state:\n  dir: st\n");

@@ -179,7 +179,8 @@ class CommandLineIT {
     Path typescript = dir.resolve("terminal.txt");
     // script gives the gateway a terminal on stdin and stdout; it exits when told to after start
     Process p = new ProcessBuilder("script", "-qefc", java + " -jar " + jar + " --config " + cfg + " --port 0 & "
-        + "for i in $(seq 1 100); do sleep 0.5; grep -q 'connection demo' " + typescript + " && break; done; "
+        // [d]: the pattern must not match the command line that script(1) writes at the top of the file
+        + "for i in $(seq 1 100); do sleep 0.5; grep -q 'connection [d]emo' " + typescript + " && break; done; "
         + "sleep 1; kill $!; wait", typescript.toString()).directory(dir.toFile())
         .redirectOutput(dir.resolve("script.out").toFile()).redirectErrorStream(true).start();
     assertTrue(p.waitFor(90, TimeUnit.SECONDS), readQuietly(dir.resolve("script.out")));

@@ -25,6 +25,8 @@ final class ToolCall implements ToolContext {
   private final Map<String, Supplier<Future<?>>> queryCancels = new HashMap<>();
   final Map<String, Consumer<JsonObject>> queryProgress = new HashMap<>();
   private boolean cancelled;
+  /** Set by the dispatcher when the call starts. */
+  dev.sluice.tracing.CallSpan span = dev.sluice.tracing.CallSpan.NONE;
   private double lastProgress = Double.NEGATIVE_INFINITY;
 
   ToolCall(Vertx vertx, Session session, String callId, Object progressToken, EventStream stream,
@@ -200,5 +202,10 @@ final class ToolCall implements ToolContext {
 
   EventStream stream() {
     return stream;
+  }
+
+  @Override
+  public dev.sluice.tracing.CallSpan span() {
+    return span;
   }
 }

@@ -5,6 +5,7 @@ import dev.sluice.config.ConnectionConfig;
 import dev.sluice.mcp.tool.ToolContext;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
+import dev.sluice.tracing.CallSpan;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
@@ -36,8 +37,13 @@ public final class ExecutorClient {
           .request(SqlBus.cancel(c.driver()), new JsonObject().put("queryId", queryId)));
       DeliveryOptions opts = new DeliveryOptions()
           .setSendTimeout(c.queryTimeoutMs() + SqlBus.REPLY_GRACE_MS);
+      long sent = CallSpan.now();
       return ctx.vertx().eventBus().<JsonObject>request(SqlBus.execute(c.driver()), request, opts)
-          .map(m -> m.body().put("queryId", queryId))
+          .map(m -> {
+            // the executor's timings become the call's guard / pool wait / engine spans, not output
+            ctx.span().statement((JsonObject) m.body().remove("timings"), sent);
+            return m.body().put("queryId", queryId);
+          })
           .recover(err -> Future.failedFuture(SqlError.from(err).with("queryId", queryId)))
           .onComplete(ar -> permit.release(ar.succeeded() ? ar.result().getInteger("rowCount", 0) : 0));
     });

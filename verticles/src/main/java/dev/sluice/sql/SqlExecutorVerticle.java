@@ -78,6 +78,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
   }
 
   private Future<JsonObject> onExecute(JsonObject req) {
+    long received = System.nanoTime();
     String connectionId = req.getString("connectionId");
     ConnectionConfig cfg = config(connectionId);
     String queryId = ExecutorSupport.queryId(req);
@@ -88,18 +89,18 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
     }
     if ("write".equals(req.getString("mode"))) {
       // a gated write (sql_write): its own guard; the gateway checked who may write where
-      return attempt(() -> run(cfg, queryId, WriteGuard.check(Dialect.of(driver), sql).sql(), req));
+      return attempt(() -> run(cfg, queryId, WriteGuard.check(Dialect.of(driver), sql).sql(), req, received));
     }
     JsonObject params = req.getJsonObject("params");
     if (params != null) {
       // an approved query: the guard reads it with its #{name} placeholders as NULLs; the template
       // text itself runs, with the values bound by SQL Client Templates
       return ReadOnlyGuard.check(vertx, Dialect.of(driver), TemplateSql.forGuard(sql)).compose(verdict ->
-          verdict.allowed() ? attempt(() -> run(cfg, queryId, TemplateSql.trimmed(sql), req))
+          verdict.allowed() ? attempt(() -> run(cfg, queryId, TemplateSql.trimmed(sql), req, received))
               : Future.failedFuture(verdict.toError()));
     }
     return ReadOnlyGuard.check(vertx, Dialect.of(driver), sql).compose(verdict -> verdict.allowed()
-        ? attempt(() -> run(cfg, queryId, verdict.sql(), req)) : Future.failedFuture(verdict.toError()));
+        ? attempt(() -> run(cfg, queryId, verdict.sql(), req, received)) : Future.failedFuture(verdict.toError()));
   }
 
   /**
@@ -109,7 +110,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
   Future<JsonObject> runUnguarded(String connectionId, String sql) {
     Promise<JsonObject> p = Promise.promise();
     context.runOnContext(v -> attempt(() -> run(config(connectionId), UUID.randomUUID().toString(), sql,
-        new JsonObject().put("mode", "query"))).onComplete(p));
+        new JsonObject().put("mode", "query"), System.nanoTime())).onComplete(p));
     return p.future();
   }
 
@@ -139,7 +140,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
     return ExecutorSupport.config(configs, driver, connectionId);
   }
 
-  private Future<JsonObject> run(ConnectionConfig cfg, String queryId, String sql, JsonObject req) {
+  private Future<JsonObject> run(ConnectionConfig cfg, String queryId, String sql, JsonObject req, long received) {
     String mode = req.getString("mode", "query");
     if (!mode.equals("query") && !mode.equals("explain") && !mode.equals("write") && !mode.equals("checksum")) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "mode must be \"query\", \"explain\" or \"write\", got \""
@@ -166,6 +167,7 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
             return engine.release(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
           }
           q.lease = lease;
+          long leased = System.nanoTime();
           Future<JsonObject> work = mode.equals("write")
               ? lease.opened().compose(v -> write(engine, lease, sql, new ResultCollector(engine, maxRows, rows -> { })))
               : mode.equals("explain")
@@ -174,6 +176,9 @@ public abstract class SqlExecutorVerticle extends VerticleBase {
                   rows -> progress(req, queryId, "fetching", rows),
                   mode.equals("checksum") ? new RowChecksum(req.getInteger("floatDigits", 12)) : null),
                   req.getJsonObject("params"));
+          // timings: the gateway turns them into trace spans (see SqlBus)
+          work = work.map(r -> r.put("timings", new JsonObject().put("analysisMs", (started - received) / 1e6)
+              .put("poolWaitMs", (leased - started) / 1e6).put("engineMs", (System.nanoTime() - leased) / 1e6)));
           return work.eventually(() -> {
             // Forget the lease first so no new cancel targets it, and let a cancel already on its
             // way land before the connection goes back: a PG cancel request arriving late would

@@ -90,6 +90,7 @@ public final class SqliteExecutorVerticle extends VerticleBase {
   }
 
   private Future<JsonObject> execute(JsonObject req) {
+    long received = System.nanoTime();
     ConnectionConfig cfg = ExecutorSupport.config(configs, Driver.SQLITE, req.getString("connectionId"));
     String queryId = ExecutorSupport.queryId(req);
     ExecutorSupport.progress(vertx, req, queryId, "validating", null);
@@ -124,7 +125,11 @@ public final class SqliteExecutorVerticle extends VerticleBase {
       SqliteJob job = new SqliteJob(queryId, line, ExecutorSupport.timeoutMs(req, cfg),
           rows -> ExecutorSupport.progress(vertx, req, queryId, "fetching", rows));
       return pools.get(cfg.id()).submit(job).map(r -> r.put("queryId", queryId)
-          .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)));
+          .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+          // timings: the gateway turns them into trace spans (see SqlBus)
+          .put("timings", new JsonObject().put("analysisMs", (started - received) / 1e6)
+              .put("poolWaitMs", (job.dispatchedAt - started) / 1e6)
+              .put("engineMs", (System.nanoTime() - job.dispatchedAt) / 1e6)));
     });
   }
 

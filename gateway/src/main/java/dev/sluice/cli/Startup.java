@@ -37,6 +37,14 @@ final class Startup {
       throw new ConfigException("server.token", "binding to non-loopback address " + s.host()
           + " requires a token (set server.token or SLUICE_SERVER_TOKEN, or configure principals); refusing to start");
     }
+    try {
+      // the OTEL_* variables are configuration too: a protocol we cannot speak stops the start here
+      dev.sluice.tracing.Tracing.process();
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      int space = m.indexOf(' ');
+      throw new ConfigException(m.substring(0, space), m.substring(space + 1));
+    }
     return cfg.withServer(s);
   }
 

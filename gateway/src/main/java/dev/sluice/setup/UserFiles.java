@@ -43,12 +43,16 @@ public final class UserFiles {
     Path target = target(file);
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
-    Set<PosixFilePermission> mode = Files.exists(target) ? permissions(target) : NEW_FILE;
+    boolean existed = Files.exists(target);
+    Set<PosixFilePermission> mode = existed ? permissions(target) : NEW_FILE;
     Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".sluice-tmp");
     try {
       Files.writeString(tmp, text, StandardCharsets.UTF_8);
       if (mode != null) {
         Files.setPosixFilePermissions(tmp, mode);
+      }
+      if (existed) {
+        keepOwner(target, tmp);
       }
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } finally {
@@ -76,7 +80,24 @@ public final class UserFiles {
     return p;
   }
 
-  private static Set<PosixFilePermission> permissions(Path p) throws IOException {
+  /** Run with sudo, the replacement would belong to root; give it back to the file's owner. */
+  private static void keepOwner(Path from, Path to) {
+    try {
+      PosixFileAttributeView src = Files.getFileAttributeView(from, PosixFileAttributeView.class);
+      PosixFileAttributeView dst = Files.getFileAttributeView(to, PosixFileAttributeView.class);
+      if (src != null && dst != null) {
+        var attrs = src.readAttributes();
+        if (!attrs.owner().equals(dst.readAttributes().owner())) {
+          dst.setOwner(attrs.owner());
+          dst.setGroup(attrs.group());
+        }
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      // not permitted (we are not root): the file is ours anyway
+    }
+  }
+
+    private static Set<PosixFilePermission> permissions(Path p) throws IOException {
     PosixFileAttributeView view = Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
     return view == null ? null : view.readAttributes().permissions();
   }

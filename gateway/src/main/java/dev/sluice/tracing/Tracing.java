@@ -142,11 +142,10 @@ public final class Tracing {
       if (m instanceof JsonObject msg && "tools/call".equals(msg.getString("method"))
           && msg.getValue("params") instanceof JsonObject params) {
         Object meta = params.getValue("_meta");
-        JsonObject m2 = meta instanceof JsonObject j ? j : new JsonObject();
-        if (meta == null || meta instanceof JsonObject) {
-          if (!m2.containsKey("traceparent")) {
-            params.put("_meta", m2.put("traceparent", traceparent));
-          }
+        if (meta == null) {
+          params.put("_meta", new JsonObject().put("traceparent", traceparent));
+        } else if (meta instanceof JsonObject j && !j.containsKey("traceparent")) {
+          j.put("traceparent", traceparent);
         }
       }
     }

@@ -18,6 +18,10 @@ public final class TlsFailures {
 
   /** The connection_error for {@code failure}, or null when it is not a TLS failure. */
   public static SqlError describe(Throwable failure, ConnectionConfig cfg) {
+    if (cfg.url() != null && offersNoTls(failure)) {
+      return new SqlError(ErrorType.CONNECTION_ERROR, "TLS to the database of '" + cfg.id() + "' failed: the server "
+          + "does not offer TLS, and the URL's ssl mode requires it; enable TLS on the server, or use sslmode=prefer");
+    }
     Throwable tls = null;
     for (Throwable t = failure; t != null && tls == null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof SSLException || t instanceof CertificateException
@@ -52,6 +56,16 @@ public final class TlsFailures {
           + (settings != null && settings.rootCert() != null ? " (sslrootcert " + settings.rootCert() + ")" : "");
     }
     return new SqlError(ErrorType.CONNECTION_ERROR, prefix + why);
+  }
+
+  /**
+   * The drivers' words for a server without TLS: PostgreSQL answers the SSLRequest with "no"; a
+   * MariaDB without TLS answers the client's TLS hello with a plain error packet, which the TLS
+   * layer reports as "not an SSL/TLS record".
+   */
+  private static boolean offersNoTls(Throwable failure) {
+    String all = messages(failure);
+    return all.contains("does not handle SSL") || all.contains("not an SSL/TLS record");
   }
 
   private static String messages(Throwable failure) {

@@ -5,7 +5,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Tuple;
@@ -45,7 +44,7 @@ final class PgAuditSink {
     this.table = table;
     this.flushMs = flushMs;
     this.buffer = new ArrayBlockingQueue<>(bufferSize);
-    this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(2)).connectingTo(PgConnectOptions.fromUri(url))
+    this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(2)).connectingTo(dev.sluice.sql.tls.DatabaseTls.postgres(url))
         .using(vertx).build();
   }
 

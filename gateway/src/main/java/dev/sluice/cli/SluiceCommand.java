@@ -29,6 +29,11 @@ public final class SluiceCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration (default: the embedded demo)")
   Path config;
 
+  @Option(names = "--connection", paramLabel = "ID=URL",
+      description = "a connection without a config file (repeatable): shop=postgresql://user@host:5432/db, "
+          + "crm=mysql://user@host/db, notes=sqlite:notes.db; URL parameters such as ?sslmode=verify-full apply")
+  java.util.List<String> connections = new java.util.ArrayList<>();
+
   @Option(names = "--port", paramLabel = "N", description = "HTTP port (0 picks a free one; default 7878)")
   Integer port;
 
@@ -76,7 +81,7 @@ public final class SluiceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    SluiceConfig cfg = Startup.loadOrReport(config, port, host);
+    SluiceConfig cfg = Startup.loadOrReport(config, port, host, connections);
     if (cfg == null) {
       return EXIT_USAGE;
     }

@@ -14,7 +14,12 @@ final class Startup {
   private Startup() {}
 
   static SluiceConfig load(Path file, Integer port, String host) {
-    SluiceConfig cfg = ConfigLoader.load(file, System.getenv());
+    return load(file, port, host, java.util.List.of());
+  }
+
+  /** @param connections {@code --connection ID=URL} specs, added to the file's connections */
+  static SluiceConfig load(Path file, Integer port, String host, java.util.List<String> connections) {
+    SluiceConfig cfg = ConfigLoader.load(file, System.getenv(), connections);
     ServerConfig s = cfg.server();
     if (port != null) {
       if (port < 0 || port > 65535) {
@@ -32,6 +37,14 @@ final class Startup {
       throw new ConfigException("server.token", "binding to non-loopback address " + s.host()
           + " requires a token (set server.token or SLUICE_SERVER_TOKEN, or configure principals); refusing to start");
     }
+    try {
+      // the OTEL_* variables are configuration too: a protocol we cannot speak stops the start here
+      dev.sluice.tracing.Tracing.process();
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      int space = m.indexOf(' ');
+      throw new ConfigException(m.substring(0, space), m.substring(space + 1));
+    }
     return cfg.withServer(s);
   }
 
@@ -40,8 +53,12 @@ final class Startup {
    * (the caller exits with {@link SluiceCommand#EXIT_USAGE}).
    */
   static SluiceConfig loadOrReport(Path file, Integer port, String host) {
+    return loadOrReport(file, port, host, java.util.List.of());
+  }
+
+  static SluiceConfig loadOrReport(Path file, Integer port, String host, java.util.List<String> connections) {
     try {
-      return load(file, port, host);
+      return load(file, port, host, connections);
     } catch (ConfigException e) {
       System.err.println("sluice: config error: " + e.getMessage());
       return null;

@@ -17,10 +17,14 @@ final class StdioCommand implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration (default: the embedded demo)")
   Path config;
 
+  @Option(names = "--connection", paramLabel = "ID=URL",
+      description = "a connection without a config file (repeatable), as for the HTTP server")
+  java.util.List<String> connections = new java.util.ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
     // no HTTP clients here; the listener still runs (loopback, free port) for /health and /metrics
-    SluiceConfig cfg = Startup.loadOrReport(config, 0, "127.0.0.1");
+    SluiceConfig cfg = Startup.loadOrReport(config, 0, "127.0.0.1", connections);
     if (cfg == null) {
       return SluiceCommand.EXIT_USAGE;
     }

@@ -91,6 +91,7 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
+    router.route().handler(dev.sluice.tracing.Tracing.process()::httpRequest);
     router.route("/mcp").method(HttpMethod.POST)
         .handler(BodyHandler.create(false).setBodyLimit(server.maxBodyBytes()))
         .handler(this::post);
@@ -196,6 +197,7 @@ public final class HttpVerticle extends VerticleBase {
     if (streamId != null) {
       relayed(streamId, sid, messages.stream().map(JsonRpc::idOf).filter(java.util.Objects::nonNull).toList());
     }
+    dev.sluice.tracing.Tracing.process().propagate(ctx, messages);
     JsonObject op = new JsonObject().put("op", "post").put("sessionId", sid).put("principal", rules.principal(req))
         .put("messages", messages)
         .put("batch", batch).put("sse", sse).put("target", streamAddress).put("streamId", streamId);

@@ -145,6 +145,9 @@ final class McpDispatcher {
     ToolCall call = new ToolCall(vertx, session, callId, progressToken, stream, progressAddress,
         shardQueries);
     session.inFlight.put(callId, call);
+    // tracing: one span per call, its statements' guard / pool wait / engine as children (ExecutorClient)
+    call.span = dev.sluice.tracing.Tracing.process().toolCall(name,
+        args.getValue("connectionId") instanceof String c ? c : null, session.principal, session.id, id, meta);
     metrics.callStarted();
     long started = System.nanoTime();
     callLog.start(callId, session.id, name, args);
@@ -160,6 +163,7 @@ final class McpDispatcher {
                 + "block); no call runs unaudited, retry after retryAfterMs").with("retryAfterMs", 1_000))
             : invoke(tool, args, call);
 
+    outcome = outcome.andThen(ar -> call.span.end(ar, call.cancelled()));
     return outcome.transform(ar -> {
       session.inFlight.remove(callId);
       metrics.callEnded();

@@ -29,6 +29,8 @@ final class ToolCall implements ToolContext {
   String fingerprint;
   /** The query this call started last: progress names it, so query_cancel can be given it. */
   private String lastQueryId;
+  /** Set by the dispatcher when the call starts. */
+  dev.sluice.tracing.CallSpan span = dev.sluice.tracing.CallSpan.NONE;
   private double lastProgress = Double.NEGATIVE_INFINITY;
 
   ToolCall(Vertx vertx, Session session, String callId, Object progressToken, EventStream stream,
@@ -210,5 +212,10 @@ final class ToolCall implements ToolContext {
 
   EventStream stream() {
     return stream;
+  }
+
+  @Override
+  public dev.sluice.tracing.CallSpan span() {
+    return span;
   }
 }

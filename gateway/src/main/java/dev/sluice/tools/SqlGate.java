@@ -12,6 +12,7 @@ import dev.sluice.sql.analysis.Refusal;
 import dev.sluice.sql.analysis.SqlAnalyzer;
 import dev.sluice.sql.guard.ReadGuard;
 import dev.sluice.sql.guard.WriteGuard;
+import dev.sluice.tracing.CallSpan;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
@@ -68,10 +69,13 @@ public final class SqlGate {
   /** {@link #admit} then {@link #execute}, under one rate-limit permit. */
   public Future<JsonObject> run(ConnectionConfig c, SqlRequest request, List<String> granted, ToolContext ctx,
       Consumer<JsonObject> onProgress) {
-    return directory.limits().acquire(ctx.principal()).compose(permit -> admit(c, request, granted, ctx)
-        .compose(a -> send(c, request.withAnalysis(a), ctx, onProgress)
+    return directory.limits().acquire(ctx.principal()).compose(permit -> {
+      long admitting = CallSpan.now();
+      return admit(c, request, granted, ctx)
+        .compose(a -> send(c, request.withAnalysis(a), ctx, onProgress, admitting)
             .recover(err -> scrub(c, ctx, SqlError.from(err))))
-        .onComplete(ar -> permit.release(ar.succeeded() ? ar.result().getInteger("rowCount", 0) : 0)));
+        .onComplete(ar -> permit.release(ar.succeeded() ? ar.result().getInteger("rowCount", 0) : 0));
+    });
   }
 
   /**
@@ -82,20 +86,32 @@ public final class SqlGate {
    */
   public Future<JsonObject> execute(ConnectionConfig c, SqlRequest admitted, ToolContext ctx,
       Consumer<JsonObject> onProgress) {
-    return directory.limits().acquire(ctx.principal()).compose(permit -> send(c, admitted, ctx, onProgress)
+    return directory.limits().acquire(ctx.principal()).compose(permit -> send(c, admitted, ctx, onProgress,
+            CallSpan.now())
         .recover(err -> scrub(c, ctx, SqlError.from(err)))
         .onComplete(ar -> permit.release(ar.succeeded() ? ar.result().getInteger("rowCount", 0) : 0)));
   }
 
+  /** @param since when the gateway started on this statement (epoch nanos): the guard span starts there */
   private Future<JsonObject> send(ConnectionConfig c, SqlRequest request, ToolContext ctx,
-      Consumer<JsonObject> onProgress) {
+      Consumer<JsonObject> onProgress, long since) {
+    long sent = CallSpan.now();
     String queryId = UUID.randomUUID().toString();
     SqlRequest routed = request.withRouting(c.id(), queryId, ctx.progressAddress());
     ctx.trackQuery(queryId, onProgress, () -> ctx.vertx().eventBus()
         .request(SqlBus.cancel(c.driver()), new JsonObject().put("queryId", queryId)));
     DeliveryOptions opts = new DeliveryOptions().setSendTimeout(c.queryTimeoutMs() + SqlBus.REPLY_GRACE_MS);
     return ctx.vertx().eventBus().<JsonObject>request(SqlBus.execute(c.driver()), routed, opts)
-        .map(m -> m.body().put("queryId", queryId))
+        .map(m -> {
+          // the executor's timings become the call's guard / pool wait / engine spans, not output;
+          // the gateway's own analysis, guard and policy time counts to the guard span
+          JsonObject t = (JsonObject) m.body().remove("timings");
+          if (t != null) {
+            t.put("analysisMs", t.getDouble("analysisMs", 0.0) + (sent - since) / 1e6);
+          }
+          ctx.span().statement(t, since);
+          return m.body().put("queryId", queryId);
+        })
         .recover(err -> Future.failedFuture(SqlError.from(err).with("queryId", queryId)));
   }
 

@@ -125,6 +125,83 @@ class CommandLineIT {
     }
   }
 
+  /** Zero-file start: two --connection options and no --config make a working gateway. */
+  @Test
+  void connectionsFromTheCommandLineNeedNoConfigFile() throws Exception {
+    dev.sluice.testing.TestDatabases.requirePostgres();
+    Path notes = dir.resolve("notes.db");
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + notes);
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT)");
+      st.execute("INSERT INTO note (body) VALUES ('first'), ('second')");
+    }
+    Path err = dir.resolve("gateway.err");
+    Process p = builder("--port", "0", "--connection", "notes=sqlite:notes.db",
+        "--connection", "pg=" + dev.sluice.testing.TestDatabases.pgUrl(dev.sluice.testing.TestDatabases.PG_DATABASE))
+        .redirectError(err.toFile()).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String line = out.readLine();
+      assertTrue(line != null && line.contains("serving MCP at"), line + readQuietly(err));
+      assertEquals("  connection notes (sqlite)", out.readLine());
+      assertEquals("  connection pg (postgres)", out.readLine());
+      dev.sluice.testing.McpHttpClient c = new dev.sluice.testing.McpHttpClient(line.substring(line.indexOf("http://")));
+      c.initialize(dev.sluice.mcp.ProtocolRevision.LATEST);
+      io.vertx.core.json.JsonObject sqlite = c.callTool("sql_execution", new io.vertx.core.json.JsonObject()
+          .put("connectionId", "notes").put("sql", "SELECT count(*) AS n FROM note")).getJsonObject("result");
+      assertFalse(sqlite.getBoolean("isError"), sqlite.encode());
+      assertEquals(2, sqlite.getJsonObject("structuredContent").getJsonArray("rows").getJsonArray(0).getInteger(0));
+      io.vertx.core.json.JsonObject pg = c.callTool("sql_execution", new io.vertx.core.json.JsonObject()
+          .put("connectionId", "pg").put("sql", "SELECT current_database() AS db")).getJsonObject("result");
+      assertFalse(pg.getBoolean("isError"), pg.encode());
+      assertEquals(dev.sluice.testing.TestDatabases.PG_DATABASE,
+          pg.getJsonObject("structuredContent").getJsonArray("rows").getJsonArray(0).getString(0));
+      assertFalse(Files.exists(dir.resolve("data/demo.sqlite")), "no demo when connections are given");
+    } finally {
+      List<ProcessHandle> workers = sqliteWorkers(p);
+      p.destroy();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), () -> readQuietly(err));
+      awaitGone(workers, "SIGTERM (shutdown hook)");
+    }
+    Process bad = start("--connection", "pg=postgresql://u@h/db?sslmod=require");
+    assertTrue(bad.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(2, bad.exitValue());
+    assertTrue(new String(bad.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim()
+        .startsWith("sluice: config error: --connection pg: unknown URL parameter \"sslmod\"; did you mean sslmode?"));
+  }
+
+  /** At a terminal (a pty from script(1)) the log lines are for people; into a pipe they are JSON. */
+  @Test
+  void logsAreTextAtATerminalAndJsonOtherwise() throws Exception {
+    Path cfg = Files.writeString(dir.resolve("ok.yaml"), "state:\n  dir: st\n");
+    String jar = NodeClients.projectRoot().resolve("gateway/target/sluice.jar").toString();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path typescript = dir.resolve("terminal.txt");
+    // script gives the gateway a terminal on stdin and stdout; it exits when told to after start
+    Process p = new ProcessBuilder("script", "-qefc", java + " -jar " + jar + " --config " + cfg + " --port 0 & "
+        // [d]: the pattern must not match the command line that script(1) writes at the top of the file
+        + "for i in $(seq 1 100); do sleep 0.5; grep -q 'connection [d]emo' " + typescript + " && break; done; "
+        + "sleep 1; kill $!; wait", typescript.toString()).directory(dir.toFile())
+        .redirectOutput(dir.resolve("script.out").toFile()).redirectErrorStream(true).start();
+    assertTrue(p.waitFor(90, TimeUnit.SECONDS), readQuietly(dir.resolve("script.out")));
+    String screen = Files.readString(typescript);
+    assertTrue(screen.contains("serving MCP at"), screen);
+    assertTrue(screen.lines().anyMatch(l -> l.matches(".*\\d\\d:\\d\\d:\\d\\d\\.\\d{3} .*INFO.*Gateway.* installed the demo's.*")),
+        "a readable INFO line from Gateway: " + screen);
+    assertFalse(screen.contains("\"@timestamp\""), screen);
+
+    Path err = dir.resolve("pipe.err");
+    Path fresh = Files.writeString(dir.resolve("fresh.yaml"), "state:\n  dir: st2\n");
+    Process piped = builder("--config", fresh.toString(), "--port", "0").redirectError(err.toFile()).start();
+    try {
+      new BufferedReader(new InputStreamReader(piped.getInputStream(), StandardCharsets.UTF_8)).readLine();
+    } finally {
+      piped.destroy();
+      assertTrue(piped.waitFor(30, TimeUnit.SECONDS));
+    }
+    assertTrue(Files.readString(err).lines().anyMatch(l -> l.startsWith("{\"@timestamp\"")), readQuietly(err));
+  }
+
   @Test
   void sqliteWorkersDieWithAKilledGateway() throws Exception {
     Path cfg = Files.writeString(dir.resolve("ok.yaml"), "state:\n  dir: st\n");

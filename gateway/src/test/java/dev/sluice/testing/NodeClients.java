@@ -11,8 +11,10 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The Node 22 MCP clients of loadtest/mcp-clients (official conformance suite, TypeScript SDK).
- * Missing tooling skips a test with the install command, except under {@code CI=true}, where it
- * fails: CI installs it first (loadtest/mcp-clients/install.sh).
+ * {@code mvn verify} installs them before the integration tests (loadtest/mcp-clients/install.sh,
+ * an exec-maven-plugin step in gateway/pom.xml). Missing tooling (a run from an IDE, or with
+ * {@code -Dskip.node=true}) skips a test with the install command, except under {@code CI=true},
+ * where it fails.
  */
 public final class NodeClients {
 

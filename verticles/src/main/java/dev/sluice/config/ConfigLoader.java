@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.sluice.sql.Driver;
+import dev.sluice.sql.tls.ConnectionTls;
+import dev.sluice.sql.tls.UrlParameterException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -59,8 +61,16 @@ public final class ConfigLoader {
    * @param env environment variables, for {@code ${NAME}} references and {@code SLUICE_*} overrides
    */
   public static SluiceConfig load(Path fileOrNull, Map<String, String> env) {
+    return load(fileOrNull, env, List.of());
+  }
+
+  /**
+   * @param cliConnections {@code ID=URL} specs from {@code --connection}, added to the file's
+   *     connections (with none in the file they replace the demo)
+   */
+  public static SluiceConfig load(Path fileOrNull, Map<String, String> env, List<String> cliConnections) {
     if (fileOrNull == null) {
-      return fromYaml("", env, Path.of("").toAbsolutePath());
+      return fromYaml("", env, Path.of("").toAbsolutePath(), cliConnections);
     }
     String text;
     try {
@@ -70,11 +80,17 @@ public final class ConfigLoader {
           + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getClass().getSimpleName()) + ")");
     }
     Path base = fileOrNull.toAbsolutePath().getParent();
-    return fromYaml(text, env, base);
+    return fromYaml(text, env, base, cliConnections);
   }
 
   /** Parses YAML text; relative paths resolve against {@code baseDir}. */
   public static SluiceConfig fromYaml(String yamlText, Map<String, String> env, Path baseDir) {
+    return fromYaml(yamlText, env, baseDir, List.of());
+  }
+
+  /** Parses YAML text plus {@code --connection} specs (relative to the working directory). */
+  public static SluiceConfig fromYaml(String yamlText, Map<String, String> env, Path baseDir,
+      List<String> cliConnections) {
     JsonNode root;
     try {
       root = yamlText.isBlank() ? null : new YAMLMapper().readTree(yamlText);
@@ -105,7 +121,9 @@ public final class ConfigLoader {
 
     Path stateDir = resolve(baseDir, override(overrides, "state", "dir", state.string("dir", "data")));
     ServerConfig serverConfig = server(server, overrides);
-    List<ConnectionConfig> connections = connections(top.list("connections"), baseDir);
+    List<ConfigNode> connectionNodes = top.list("connections");
+    connectionNodes.addAll(CommandLineConnections.nodes(cliConnections, env, Path.of("").toAbsolutePath()));
+    List<ConnectionConfig> connections = connections(connectionNodes, baseDir);
     boolean demo = connections.isEmpty();
     if (demo) {
       connections = List.of(new ConnectionConfig(DEMO_ID, Driver.SQLITE, null,
@@ -114,7 +132,7 @@ public final class ConfigLoader {
           ConnectionConfig.DEFAULT_MAX_WAIT_QUEUE, ConnectionConfig.DEFAULT_QUERY_TIMEOUT_MS,
           ConnectionConfig.DEFAULT_MAX_ROWS, ConnectionConfig.DEFAULT_MAX_ROWS_CEILING));
     }
-    StateConfig stateConfig = state(state, overrides, stateDir);
+    StateConfig stateConfig = state(state, overrides, stateDir, baseDir);
     return new SluiceConfig(serverConfig, stateDir, connections, demo, catalog(catalog, overrides),
         new IngestConfig(
             (int) num(overrides, ingest, "ingest", "max_queue", IngestConfig.DEFAULT_MAX_QUEUE, 1, 1_000_000),
@@ -131,10 +149,10 @@ public final class ConfigLoader {
         stateConfig, cluster(top.section("cluster")));
   }
 
-  private static StateConfig state(ConfigNode s, Map<String, String> o, Path stateDir) {
+  private static StateConfig state(ConfigNode s, Map<String, String> o, Path stateDir, Path baseDir) {
     String url = override(o, "state", "postgres_url", s.string("postgres_url", null));
     if (url != null && !url.isBlank()) {
-      checkUrl(s.key("postgres_url"), url, Driver.POSTGRES);
+      url = checkUrl(s.key("postgres_url"), url, Driver.POSTGRES, baseDir);
     }
     return new StateConfig(stateDir, override(o, "state", "store", s.string("store", "directory")), url,
         s.string("postgres_table", StateConfig.DEFAULT_TABLE),
@@ -228,8 +246,7 @@ public final class ConfigLoader {
           throw new ConfigException(c.key("url"), "a sqlite connection takes path, not url");
         }
       } else {
-        url = c.requiredString("url");
-        checkUrl(c.key("url"), url, driver);
+        url = checkUrl(c.key("url"), c.requiredString("url"), driver, baseDir);
       }
       long timeout = c.number("query_timeout_ms", ConnectionConfig.DEFAULT_QUERY_TIMEOUT_MS, 1, 24L * 3600 * 1000);
       int ceiling = (int) c.number("max_rows_ceiling", ConnectionConfig.DEFAULT_MAX_ROWS_CEILING, 1, 10_000);
@@ -260,7 +277,7 @@ public final class ConfigLoader {
   /** With a shared PostgreSQL state store, audit records go to the same database unless told otherwise. */
   private static AuditConfig audit(ConfigNode a, Map<String, String> o, Path baseDir, StateConfig state) {
     Path stateDir = state.dir();
-    String pgUrl = auditPostgres(a, o);
+    String pgUrl = auditPostgres(a, o, baseDir);
     if (pgUrl == null && state.shared()) {
       pgUrl = state.postgresUrl();
     }
@@ -365,12 +382,12 @@ public final class ConfigLoader {
         l.number("rows_per_hour", 0, 0, Long.MAX_VALUE / 2), (int) l.number("concurrent_queries", 0, 0, 100_000));
   }
 
-  private static String auditPostgres(ConfigNode a, Map<String, String> o) {
+  private static String auditPostgres(ConfigNode a, Map<String, String> o, Path baseDir) {
     String url = override(o, "audit", "postgres_url", a.string("postgres_url", null));
     if (url == null || url.isBlank()) {
       return null;
     }
-    checkUrl(a.key("postgres_url"), url, Driver.POSTGRES);
+    url = checkUrl(a.key("postgres_url"), url, Driver.POSTGRES, baseDir);
     String table = a.string("postgres_table", "sluice_audit");
     if (!table.matches("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?")) {
       throw new ConfigException(a.key("postgres_table"), "must be a plain [schema.]table name, got \"" + table + "\"");
@@ -418,7 +435,14 @@ public final class ConfigLoader {
     return schemas;
   }
 
-  private static void checkUrl(String key, String url, Driver driver) {
+  /**
+   * Checks a database URL (scheme, host, database, TLS parameters and their files) and returns it
+   * with relative certificate paths resolved against {@code baseDir}.
+   */
+  static String checkUrl(String key, String url, Driver driver, Path baseDir) {
+    if (url.length() > ConnectionTls.MAX_URL_CHARS) {
+      throw new ConfigException(key, "is longer than " + ConnectionTls.MAX_URL_CHARS + " characters");
+    }
     URI u;
     try {
       u = new URI(url);
@@ -437,6 +461,13 @@ public final class ConfigLoader {
     String db = u.getPath() == null ? "" : u.getPath().replaceFirst("^/", "");
     if (db.isEmpty()) {
       throw new ConfigException(key, "names no database (scheme://user@host:port/DATABASE): \"" + masked(url) + "\"");
+    }
+    try {
+      String resolved = ConnectionTls.resolveFiles(url, driver, baseDir);
+      ConnectionTls.fromUrl(resolved, driver).checkFilesReadable(resolved);
+      return resolved;
+    } catch (UrlParameterException e) {
+      throw new ConfigException(key, e.getMessage());
     }
   }
 

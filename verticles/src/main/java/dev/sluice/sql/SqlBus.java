@@ -20,8 +20,12 @@ import io.vertx.core.json.JsonObject;
  * under the connection's deadline (the smaller of {@code timeoutMs} and {@code
  * query_timeout_ms}). Reply for {@code query}: {@code {queryId, headers[], headerTypes[], rows[][],
  * rowCount, truncated, executionTimeMs}}; for {@code explain}: {@code {queryId, format, plan[],
- * planJson?, estimatedRows?, estimatedCost?, executionTimeMs}}. Failure: {@link SqlError} (code =
- * {@link ErrorType#code()}, message = JSON body).
+ * planJson?, estimatedRows?, estimatedCost?, executionTimeMs}}. Every successful reply also carries
+ * {@code timings: {analysisMs, poolWaitMs, engineMs}} (fractional milliseconds, end to end from the
+ * request's arrival: the read-only guard, the wait for a pooled connection or SQLite worker, the
+ * engine's work until the result was complete); the gateway turns them into trace spans and takes
+ * them out of what tools see. Failure: {@link SqlError} (code = {@link ErrorType#code()}, message =
+ * JSON body).
  *
  * <p>While running, the executor may send progress to {@code progressAddress}: {@code {queryId,
  * stage: "validating"|"executing"|"fetching", rows?, message}}.

@@ -93,6 +93,7 @@ public final class SqlExecutorVerticle extends VerticleBase {
   }
 
   private Future<JsonObject> execute(SqlRequest req, boolean guardOff) {
+    long received = System.nanoTime();
     ConnectionConfig cfg = config(req.connectionId());
     String queryId = req.queryId() == null || req.queryId().isBlank() ? UUID.randomUUID().toString() : req.queryId();
     progress(req, queryId, "validating", null);
@@ -117,9 +118,21 @@ public final class SqlExecutorVerticle extends VerticleBase {
       return conn.run(job)
           .recover(err -> explain(conn, SqlError.from(err), text))
           .map(r -> r.put("queryId", queryId)
-              .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
+              .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+              .put("timings", timings(r.getJsonObject("timings"), received, started)))
           .onComplete(ar -> running.remove(queryId));
     });
+  }
+
+  /**
+   * Where the time went, for trace spans (see {@link SqlBus}): analysis and guard until the job
+   * started, the wait for a connection or worker (the engine connection reports it), the engine.
+   */
+  private static JsonObject timings(JsonObject fromEngine, long received, long started) {
+    double wait = fromEngine == null ? 0 : fromEngine.getDouble("poolWaitMs", 0.0);
+    double total = (System.nanoTime() - started) / 1e6;
+    return new JsonObject().put("analysisMs", (started - received) / 1e6).put("poolWaitMs", wait)
+        .put("engineMs", Math.max(0, total - wait));
   }
 
   /** The single statement the guard lets through for this request's mode; throws the refusal. */

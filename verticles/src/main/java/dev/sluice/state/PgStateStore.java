@@ -4,7 +4,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Row;
@@ -35,7 +34,7 @@ public final class PgStateStore implements StateStore {
   private final String table;
 
   public PgStateStore(Vertx vertx, String url, String table) {
-    this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(PgConnectOptions.fromUri(url))
+    this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(4)).connectingTo(dev.sluice.sql.tls.DatabaseTls.postgres(url))
         .using(vertx).build();
     this.table = table;
   }

@@ -72,4 +72,9 @@ public interface ToolContext {
    * are kept and delivered when the client resumes with Last-Event-ID.
    */
   void disconnectStream();
+
+  /** This call's trace span, for the executor's child spans; a no-op while tracing is off. */
+  default dev.sluice.tracing.CallSpan span() {
+    return dev.sluice.tracing.CallSpan.NONE;
+  }
 }

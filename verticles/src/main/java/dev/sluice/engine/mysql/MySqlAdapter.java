@@ -8,6 +8,7 @@ import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.pool.PooledEngine;
 import dev.sluice.sql.result.ValueFormat;
+import dev.sluice.sql.tls.DatabaseTls;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -97,7 +98,7 @@ final class MySqlAdapter extends PooledEngine {
     if (t.database() != null) o.setDatabase(t.database());
     if (t.user() != null) o.setUser(t.user());
     if (t.password() != null) o.setPassword(t.password());
-    return o;
+    return DatabaseTls.mysql(o, cfg.url());
   }
 
   /**

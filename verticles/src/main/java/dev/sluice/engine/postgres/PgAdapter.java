@@ -7,6 +7,7 @@ import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.sql.pool.PooledEngine;
 import dev.sluice.sql.result.ValueFormat;
+import dev.sluice.sql.tls.DatabaseTls;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -70,7 +71,7 @@ final class PgAdapter extends PooledEngine {
     // the analysis lexes '...' with backslash as a plain character: the server must read it alike
     o.addProperty("standard_conforming_strings", "on");
     o.addProperty("application_name", "sluice");
-    return o;
+    return DatabaseTls.postgres(o, cfg.url());
   }
 
   @Override

@@ -64,7 +64,9 @@ final class SqliteConnection implements EngineConnection {
       line.put("sql", p.sql()).put("params", values);
     }
     SqliteJob sj = new SqliteJob(job.queryId(), line, job.timeoutMs(), job.onRows());
-    return (job.mode() == SqlRequest.Mode.WRITE ? writer() : pool).submit(sj);
+    long submitted = System.nanoTime();
+    return (job.mode() == SqlRequest.Mode.WRITE ? writer() : pool).submit(sj)
+        .map(r -> r.put("timings", new JsonObject().put("poolWaitMs", (sj.dispatchedAt - submitted) / 1e6)));
   }
 
   /** The file's one read-write worker, so that writes to one database never contend. */

@@ -14,6 +14,8 @@ final class SqliteJob {
   final Promise<JsonObject> result = Promise.promise();
   SqliteWorker worker;
   long deadlineTimer = -1;
+  /** System.nanoTime() when a worker took the job: the end of its wait for the pool. */
+  long dispatchedAt;
 
   SqliteJob(String queryId, JsonObject line, long timeoutMs, IntConsumer onRows) {
     this.queryId = queryId;

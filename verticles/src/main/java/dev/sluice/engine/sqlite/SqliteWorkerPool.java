@@ -136,6 +136,7 @@ final class SqliteWorkerPool {
 
   private void dispatch(SqliteWorker w, SqliteJob job) {
     job.worker = w;
+    job.dispatchedAt = System.nanoTime();
     running.put(w, job);
     w.onLine(line -> answer(w, job, line));
     w.send(job.line);

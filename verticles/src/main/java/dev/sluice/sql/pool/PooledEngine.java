@@ -163,6 +163,10 @@ public abstract class PooledEngine implements EngineAdapter {
           + "' are busy and " + cfg.maxWaitQueue() + " calls are already waiting")
           .with("retryAfterMs", retryAfterMs());
     }
+    SqlError tls = dev.sluice.sql.tls.TlsFailures.describe(t, cfg);
+    if (tls != null) {
+      return tls;
+    }
     if (t instanceof ConnectException
         || t instanceof ClosedConnectionException || t instanceof java.util.concurrent.TimeoutException
         || t instanceof io.netty.channel.ConnectTimeoutException || t instanceof java.io.IOException

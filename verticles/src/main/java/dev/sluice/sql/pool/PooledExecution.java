@@ -71,7 +71,9 @@ public final class PooledExecution implements EngineConnection {
             return engine.release(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
           }
           q.lease = lease;
-          return work(lease, job).eventually(() -> {
+          double waitedMs = (System.nanoTime() - started) / 1e6;
+          return work(lease, job).map(r -> r.put("timings", new JsonObject().put("poolWaitMs", waitedMs)))
+              .eventually(() -> {
             // Forget the lease first so no new cancel targets it, and let a cancel already on its
             // way land before the connection goes back: a PG cancel request arriving late would
             // otherwise stop the next caller's statement on the same backend.

@@ -1,12 +1,11 @@
 package dev.sluice.engine.mysql;
 
+import dev.sluice.sql.analysis.DialectBase;
 import dev.sluice.sql.analysis.LexRules;
 import dev.sluice.sql.analysis.Refusal;
 import dev.sluice.sql.analysis.Relation;
-import dev.sluice.sql.analysis.SqlDialect;
 import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.analysis.Token;
-import dev.sluice.sql.guard.FunctionRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +16,7 @@ import java.util.Set;
  * and ANSI_QUOTES off (a "..." string), which the engine pins in every session's sql_mode, so an
  * agent cannot make the server read a quote differently from the guard.
  */
-public final class MySqlDialect implements SqlDialect {
+public final class MySqlDialect extends DialectBase {
 
   public static final MySqlDialect INSTANCE = new MySqlDialect();
 
@@ -28,23 +27,8 @@ public final class MySqlDialect implements SqlDialect {
   private static final Set<String> SHOW_WHAT = Set.of("tables", "columns", "fields", "index", "indexes", "keys",
       "databases", "schemas", "table", "create");
 
-  private final FunctionRules functions = FunctionRules.load(MySqlDialect.class);
-
-  private MySqlDialect() {}
-
-  @Override
-  public String name() {
-    return "mysql";
-  }
-
-  @Override
-  public LexRules lexRules() {
-    return LEX;
-  }
-
-  @Override
-  public FunctionRules functions() {
-    return functions;
+  private MySqlDialect() {
+    super("mysql", LEX);
   }
 
   /**
@@ -102,7 +86,7 @@ public final class MySqlDialect implements SqlDialect {
       return Refusal.of("show", "only SHOW TABLES, COLUMNS, INDEX, DATABASES, TABLE STATUS and SHOW CREATE "
           + "TABLE/VIEW are allowed", "Query information_schema instead.");
     }
-    return SqlDialect.super.metadataRead(kind, tokens);
+    return super.metadataRead(kind, tokens);
   }
 
   @Override

@@ -1,9 +1,8 @@
 package dev.sluice.engine.postgres;
 
+import dev.sluice.sql.analysis.DialectBase;
 import dev.sluice.sql.analysis.LexRules;
-import dev.sluice.sql.analysis.SqlDialect;
 import dev.sluice.sql.analysis.Token;
-import dev.sluice.sql.guard.FunctionRules;
 import java.util.List;
 
 /**
@@ -11,30 +10,15 @@ import java.util.List;
  * standard_conforming_strings = on} (backslash is literal in '...'), which the engine sets on
  * every connection so agents cannot make the server read a string differently.
  */
-public final class PostgresDialect implements SqlDialect {
+public final class PostgresDialect extends DialectBase {
 
   public static final PostgresDialect INSTANCE = new PostgresDialect();
 
   static final LexRules LEX = new LexRules(false, false, false, false, true, false, false, false, true, true,
       true, "\n\r");
 
-  private final FunctionRules functions = FunctionRules.load(PostgresDialect.class);
-
-  private PostgresDialect() {}
-
-  @Override
-  public String name() {
-    return "postgres";
-  }
-
-  @Override
-  public LexRules lexRules() {
-    return LEX;
-  }
-
-  @Override
-  public FunctionRules functions() {
-    return functions;
+  private PostgresDialect() {
+    super("postgres", LEX);
   }
 
   @Override

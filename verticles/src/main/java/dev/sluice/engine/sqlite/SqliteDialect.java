@@ -1,12 +1,11 @@
 package dev.sluice.engine.sqlite;
 
+import dev.sluice.sql.analysis.DialectBase;
 import dev.sluice.sql.analysis.LexRules;
 import dev.sluice.sql.analysis.Refusal;
 import dev.sluice.sql.analysis.Relation;
-import dev.sluice.sql.analysis.SqlDialect;
 import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.analysis.Token;
-import dev.sluice.sql.guard.FunctionRules;
 import java.util.List;
 import java.util.Set;
 
@@ -14,7 +13,7 @@ import java.util.Set;
  * SQLite's SQL as the analysis reads it: '...' strings without backslash escapes, "x", `x` and
  * [x] identifiers, non-nested block comments, and the read-only PRAGMAs that take a table.
  */
-public final class SqliteDialect implements SqlDialect {
+public final class SqliteDialect extends DialectBase {
 
   public static final SqliteDialect INSTANCE = new SqliteDialect();
 
@@ -25,23 +24,8 @@ public final class SqliteDialect implements SqlDialect {
   static final Set<String> READ_PRAGMAS = Set.of("table_info", "table_xinfo", "index_list", "index_info",
       "index_xinfo", "foreign_key_list");
 
-  private final FunctionRules functions = FunctionRules.load(SqliteDialect.class);
-
-  private SqliteDialect() {}
-
-  @Override
-  public String name() {
-    return "sqlite";
-  }
-
-  @Override
-  public LexRules lexRules() {
-    return LEX;
-  }
-
-  @Override
-  public FunctionRules functions() {
-    return functions;
+  private SqliteDialect() {
+    super("sqlite", LEX);
   }
 
   /** JSqlParser does not know GLOB; LIKE has the same shape, and the engine runs the original. */

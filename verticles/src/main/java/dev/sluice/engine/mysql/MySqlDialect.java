@@ -18,10 +18,11 @@ import java.util.Set;
  */
 public final class MySqlDialect extends DialectBase {
 
-  public static final MySqlDialect INSTANCE = new MySqlDialect();
-
   static final LexRules LEX = new LexRules(true, true, true, false, false, true, true, true, false, false, false,
       "\n");
+
+  /** After LEX: the constructor reads it. */
+  public static final MySqlDialect INSTANCE = new MySqlDialect();
 
   /** SHOW forms that only list or describe tables (the rest show server state or other sessions). */
   private static final Set<String> SHOW_WHAT = Set.of("tables", "columns", "fields", "index", "indexes", "keys",

@@ -12,10 +12,11 @@ import java.util.List;
  */
 public final class PostgresDialect extends DialectBase {
 
-  public static final PostgresDialect INSTANCE = new PostgresDialect();
-
   static final LexRules LEX = new LexRules(false, false, false, false, true, false, false, false, true, true,
       true, "\n\r");
+
+  /** After LEX: the constructor reads it. */
+  public static final PostgresDialect INSTANCE = new PostgresDialect();
 
   private PostgresDialect() {
     super("postgres", LEX);

@@ -15,10 +15,11 @@ import java.util.Set;
  */
 public final class SqliteDialect extends DialectBase {
 
-  public static final SqliteDialect INSTANCE = new SqliteDialect();
-
   static final LexRules LEX = new LexRules(false, false, true, true, false, false, false, false, false, false,
       false, "\n");
+
+  /** After LEX: the constructor reads it. */
+  public static final SqliteDialect INSTANCE = new SqliteDialect();
 
   /** PRAGMAs that only describe a table or index; they take its name as argument. */
   static final Set<String> READ_PRAGMAS = Set.of("table_info", "table_xinfo", "index_list", "index_info",

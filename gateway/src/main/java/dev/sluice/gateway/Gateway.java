@@ -271,7 +271,7 @@ public final class Gateway {
    * transport make their own): it runs their calls itself, without a session shard.
    */
   public StatelessHandler statelessHandler() {
-    return new StatelessHandler(vertx, features,
+    return new StatelessHandler(vertx, nodeId, features,
         new ToolInvocation(nodeId, audit, features, metrics, new ToolCallLog(config.server().slowCallMs())),
         tasks, nodeQueries);
   }

@@ -41,6 +41,11 @@ public final class StatelessHandler {
   /** tools/list and server/discover may be cached this long; list changes also arrive on subscriptions/listen. */
   public static final long TOOLS_TTL_MS = 60_000;
   public static final long DISCOVER_TTL_MS = 3_600_000;
+  /**
+   * Every result names the node that answered it ({@code _meta}, under our own prefix): behind a
+   * load balancer this shows that a request was answered where it landed, never forwarded.
+   */
+  public static final String NODE_META = "dev.sluice/node";
 
   /**
    * A request under way: its JSON-RPC response when it completes (null: a cancelled call, which
@@ -53,6 +58,7 @@ public final class StatelessHandler {
   }
 
   private final Vertx vertx;
+  private final String nodeId;
   private final McpFeatures features;
   private final ToolInvocation invocation;
   private final Tasks tasks;
@@ -67,9 +73,10 @@ public final class StatelessHandler {
 
   private record Listen(Object id, Promise<JsonObject> end) {}
 
-  public StatelessHandler(Vertx vertx, McpFeatures features, ToolInvocation invocation, Tasks tasks,
+  public StatelessHandler(Vertx vertx, String nodeId, McpFeatures features, ToolInvocation invocation, Tasks tasks,
       NodeQueries nodeQueries) {
     this.vertx = vertx;
+    this.nodeId = nodeId;
     this.features = features;
     this.invocation = invocation;
     this.tasks = tasks;
@@ -372,11 +379,11 @@ public final class StatelessHandler {
   /** A final result: {@code resultType: complete}, and who answered in its {@code _meta}. */
   private JsonObject complete(Object id, JsonObject result) {
     JsonObject meta = result.getValue("_meta") instanceof JsonObject m ? m : new JsonObject();
-    meta.put(Envelope.SERVER_INFO, features.serverInfo());
+    meta.put(Envelope.SERVER_INFO, features.serverInfo()).put(NODE_META, nodeId);
     return JsonRpc.result(id, result.put("resultType", "complete").put("_meta", meta));
   }
 
   private JsonObject serverMeta() {
-    return new JsonObject().put(Envelope.SERVER_INFO, features.serverInfo());
+    return new JsonObject().put(Envelope.SERVER_INFO, features.serverInfo()).put(NODE_META, nodeId);
   }
 }

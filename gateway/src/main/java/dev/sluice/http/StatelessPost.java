@@ -83,8 +83,9 @@ final class StatelessPost {
       return;
     }
     String bodyVersion = Envelope.claimedVersion(msg);
+    // a body without its revision is refused for that below (-32602), not for the header
     JsonObject headerProblem = first(
-        TransportRules.protocolVersionMatches(req, id, bodyVersion == null ? "(none)" : bodyVersion),
+        bodyVersion == null ? null : TransportRules.protocolVersionMatches(req, id, bodyVersion),
         TransportRules.methodMatches(req, id, method),
         TransportRules.nameMatches(req, id, method, params));
     if (headerProblem != null) {

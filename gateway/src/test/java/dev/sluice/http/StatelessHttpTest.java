@@ -54,10 +54,11 @@ class StatelessHttpTest {
 
   private final AtomicInteger hangCancellations = new AtomicInteger();
   private TestGateway gw;
+  private Path state;
 
   @BeforeAll
   void start() throws Exception {
-    Path state = Files.createTempDirectory("stateless");
+    state = Files.createTempDirectory("stateless");
     Path db = state.resolve("empty.sqlite");
     java.sql.DriverManager.getConnection("jdbc:sqlite:" + db).close();
     List<ConnectionConfig> connections = List.of(new ConnectionConfig("lite", Driver.SQLITE, null, db.toString(),
@@ -68,9 +69,30 @@ class StatelessHttpTest {
             .register(TestTools.ticker()).register(TestTools.hang(hangCancellations)).register(askName()));
   }
 
+  /**
+   * The audit trail (flushed when the gateway stops) has the stateless calls: their principal from
+   * the token, the client named in their {@code _meta}, and no session.
+   */
   @AfterAll
-  void stop() throws Exception {
+  void stopAndReadTheAudit() throws Exception {
     gw.close();
+    List<JsonObject> calls = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.list(state.resolve("audit"))) {
+      for (Path f : files.toList()) {
+        for (String line : Files.readAllLines(f)) {
+          JsonObject r = new JsonObject(line);
+          if ("tools/call".equals(r.getString("type")) && "test_ticker".equals(r.getString("tool"))) {
+            calls.add(r);
+          }
+        }
+      }
+    }
+    assertFalse(calls.isEmpty(), "the stateless calls are audited");
+    for (JsonObject r : calls) {
+      assertEquals("alice", r.getString("principal"), r.encode());
+      assertEquals("stateless-test", r.getJsonObject("client").getString("name"), r.encode());
+      assertNull(r.getString("sessionId"), r.encode());
+    }
   }
 
   // ---- discovery, lists, result shape --------------------------------------------------------

@@ -10,6 +10,11 @@ import dev.sluice.demo.DemoDataset;
 import dev.sluice.semantic.DemoLayer;
 import dev.sluice.http.HttpVerticle;
 import dev.sluice.mcp.McpFeatures;
+import dev.sluice.mcp.ToolInvocation;
+import dev.sluice.mcp.stateless.NodeQueries;
+import dev.sluice.mcp.stateless.StatelessHandler;
+import dev.sluice.observability.ToolCallLog;
+import dev.sluice.tasks.Tasks;
 import dev.sluice.mcp.SessionShardVerticle;
 import dev.sluice.mcp.tool.ToolRegistry;
 import dev.sluice.observability.GatewayMetrics;
@@ -70,6 +75,10 @@ public final class Gateway {
   private final SnapshotStore snapshots;
   private final long startedAt = System.currentTimeMillis();
   private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
+  /** Long 2026-07-28 calls as tasks, their records in the state store. */
+  private final Tasks tasks;
+  /** Queries of stateless calls on this node, for query_cancel from any of its event loops. */
+  private final NodeQueries nodeQueries = new NodeQueries();
   private final int shards;
   private int port = -1;
 
@@ -83,6 +92,7 @@ public final class Gateway {
     this.principals = new Principals(config);
     this.state = StateStores.create(vertx, config.state());
     this.snapshots = new SnapshotStore(state);
+    this.tasks = new Tasks(vertx, state, this.nodeId);
     CatalogAccess catalog = new CatalogAccess(vertx, snapshots);
     this.connections = new ConnectionDirectory(vertx, config.connections(), principals,
         new RateLimits(config, metrics.registry(), windows), new TablePolicy(config, catalog));
@@ -195,6 +205,7 @@ public final class Gateway {
         Math.max(1, config.server().maxSessions() / shards), config.server().slowCallMs());
     return prepareDemo()
         .compose(v -> state.init())
+        .compose(v -> tasks.start())
         .compose(v -> audit.startPostgres(vertx))
         .compose(v -> vertx.executeBlocking(() -> {
           approved.start(vertx);
@@ -252,7 +263,17 @@ public final class Gateway {
 
   private HttpVerticle newHttp(int p) {
     return new HttpVerticle(config.server().withPort(p), nodeId, shards, metrics, this::health, audit, principals,
-        draining::get);
+        draining::get, this::statelessHandler);
+  }
+
+  /**
+   * A handler of 2026-07-28 requests for one event loop (each HTTP verticle and the stdio
+   * transport make their own): it runs their calls itself, without a session shard.
+   */
+  public StatelessHandler statelessHandler() {
+    return new StatelessHandler(vertx, nodeId, features,
+        new ToolInvocation(nodeId, audit, features, metrics, new ToolCallLog(config.server().slowCallMs())),
+        tasks, nodeQueries);
   }
 
   /** /health: liveness plus each connection's status. */
@@ -349,7 +370,7 @@ public final class Gateway {
   /** Undeploys everything (SQLite workers are killed by their executor's stop). */
   public Future<Void> stop() {
     Future<Void> undeployed = Future.all(vertx.deploymentIDs().stream().map(vertx::undeploy).toList())
-        .mapEmpty();
+        .<Void>mapEmpty().eventually(tasks::stop);
     return undeployed.eventually(() -> vertx.executeBlocking(() -> {
       // every call has ended: what the trail buffered is written and fsynced before we return
       audit.close();

@@ -6,6 +6,7 @@ import dev.sluice.audit.AuditTrail;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.McpBus;
+import dev.sluice.mcp.stateless.StatelessHandler;
 import dev.sluice.observability.GatewayMetrics;
 import dev.sluice.observability.TransportLog;
 import io.vertx.core.Future;
@@ -36,8 +37,10 @@ import java.util.function.Supplier;
 
 /**
  * The Streamable HTTP front (/mcp) plus /health and /metrics. One instance per event loop; holds
- * no session state: each MCP message is forwarded over the event bus to the shard that owns the
- * session (see {@link McpBus}), and SSE events come back to this instance's stream address.
+ * no session state. A 2026-07-28 request (its body carries the per-request {@code _meta}) is
+ * answered right here by this loop's {@link StatelessHandler} ({@link StatelessPost}); a 2025-era
+ * message is forwarded over the event bus to the shard that owns its session (see {@link McpBus}),
+ * and SSE events come back to this instance's stream address.
  */
 public final class HttpVerticle extends VerticleBase {
 
@@ -73,11 +76,18 @@ public final class HttpVerticle extends VerticleBase {
   private long keepAliveTimer;
   private final AuditTrail audit;
   private final java.util.function.BooleanSupplier draining;
+  private final Supplier<StatelessHandler> statelessHandlers;
+  private StatelessHandler stateless;
+  private StatelessPost statelessPost;
 
-  /** @param draining true once the node is leaving: no new sessions, /health answers 503 */
+  /**
+   * @param draining true once the node is leaving: no new sessions, /health answers 503
+   * @param statelessHandlers makes this instance's handler of 2026-07-28 requests (one per loop)
+   */
   public HttpVerticle(ServerConfig server, String nodeId, int shards, GatewayMetrics metrics,
       Supplier<Future<JsonObject>> health, AuditTrail audit, Principals principals,
-      java.util.function.BooleanSupplier draining) {
+      java.util.function.BooleanSupplier draining, Supplier<StatelessHandler> statelessHandlers) {
+    this.statelessHandlers = statelessHandlers;
     this.audit = audit;
     this.draining = draining;
     this.server = server;
@@ -107,7 +117,10 @@ public final class HttpVerticle extends VerticleBase {
     vertx.eventBus().<String>localConsumer(McpBus.NODE_LEFT, m -> ownerLeft(m.body()));
     vertx.eventBus().<String>localConsumer(McpBus.NODE_JOINED, m -> goneNodes.remove(m.body()));
     keepAliveTimer = vertx.setPeriodic(KEEPALIVE_MS, t -> streams.values().forEach(SseSink::keepAlive));
+    stateless = statelessHandlers.get();
+    statelessPost = new StatelessPost(stateless, rules, metrics, context, streams, draining, streamPrefix);
     return eventConsumer.completion()
+        .compose(v -> stateless.start())
         .compose(v -> vertx.createHttpServer(new HttpServerOptions()
                 .setHost(server.host()).setPort(server.port())
                 .setCompressionSupported(false)
@@ -122,7 +135,8 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(keepAliveTimer);
-    return httpServer == null ? Future.succeededFuture() : httpServer.close();
+    Future<Void> handlerStopped = stateless == null ? Future.succeededFuture() : stateless.stop();
+    return handlerStopped.transform(x -> httpServer == null ? Future.succeededFuture() : httpServer.close());
   }
 
   public int actualPort() {
@@ -134,8 +148,7 @@ public final class HttpVerticle extends VerticleBase {
   private void post(RoutingContext ctx) {
     HttpServerRequest req = ctx.request();
     TransportRules.Rejection r = firstOf(rules.host(req), rules.origin(req), rules.token(req),
-        TransportRules.contentType(req), TransportRules.postAccept(req),
-        TransportRules.protocolVersion(req));
+        TransportRules.contentType(req), TransportRules.postAccept(req));
     if (r != null) {
       reject(ctx, r, null);
       return;
@@ -146,6 +159,16 @@ public final class HttpVerticle extends VerticleBase {
     } catch (DecodeException | NullPointerException e) {
       TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "parse", "POST body is not valid JSON");
       jsonError(ctx, 400, JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: body is not valid JSON"));
+      return;
+    }
+    if (JsonRpc.kind(parsed) != JsonRpc.Kind.INVALID && StatelessPost.applies(req, parsed)) {
+      // 2026-07-28: the request describes itself; this loop answers it, no session, no bus hop
+      statelessPost.post(ctx, (JsonObject) parsed);
+      return;
+    }
+    TransportRules.Rejection version = TransportRules.protocolVersion(req);
+    if (version != null) {
+      reject(ctx, version, null);
       return;
     }
     boolean batch = parsed instanceof JsonArray;

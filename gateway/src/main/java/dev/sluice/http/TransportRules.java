@@ -1,9 +1,11 @@
 package dev.sluice.http;
 
 import dev.sluice.config.ServerConfig;
+import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.ProtocolRevision;
 import dev.sluice.access.Principals;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -128,11 +130,80 @@ public final class TransportRules {
    */
   public static Rejection protocolVersion(HttpServerRequest req) {
     String v = req.headers().get("MCP-Protocol-Version");
-    if (v == null || ProtocolRevision.supported(v)) {
+    if (v == null || ProtocolRevision.known(v)) {
       return null;
     }
     return new Rejection(400, "Bad Request: unsupported MCP-Protocol-Version '" + v
-        + "'; supported: " + ProtocolRevision.SUPPORTED);
+        + "'; supported: " + ProtocolRevision.ALL);
+  }
+
+  // ---- 2026-07-28: request metadata headers (streamable-http, "Request Metadata") -------------
+
+  /**
+   * Every POST carries MCP-Protocol-Version, and it must equal the revision the body's
+   * {@code _meta} names. -32020 (HeaderMismatch), 400.
+   */
+  public static JsonObject protocolVersionMatches(HttpServerRequest req, Object id, String bodyVersion) {
+    String v = req.headers().get("MCP-Protocol-Version");
+    if (v == null) {
+      return mismatch(id, "the required MCP-Protocol-Version header is missing (the body names " + bodyVersion + ")");
+    }
+    return v.equals(bodyVersion) ? null : mismatch(id, "MCP-Protocol-Version header value '" + v
+        + "' does not match body value '" + bodyVersion + "'");
+  }
+
+  /** Mcp-Method mirrors the body's method on every request. -32020, 400. */
+  public static JsonObject methodMatches(HttpServerRequest req, Object id, String bodyMethod) {
+    String v = req.headers().get("Mcp-Method");
+    if (v == null) {
+      return mismatch(id, "the required Mcp-Method header is missing (the body names " + bodyMethod + ")");
+    }
+    return v.equals(bodyMethod) ? null : mismatch(id, "Mcp-Method header value '" + v
+        + "' does not match body value '" + bodyMethod + "'");
+  }
+
+  /**
+   * Mcp-Name mirrors params.name (tools/call, prompts/get), params.uri (resources/read) or, for
+   * the Tasks extension, params.taskId; a value outside plain ASCII comes Base64-encoded as
+   * {@code =?base64?...?=} and is decoded before the comparison. -32020, 400.
+   */
+  public static JsonObject nameMatches(HttpServerRequest req, Object id, String method, JsonObject params) {
+    String field = switch (method) {
+      case "tools/call", "prompts/get" -> "name";
+      case "resources/read" -> "uri";
+      case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
+      default -> null;
+    };
+    if (field == null || !(params.getValue(field) instanceof String body)) {
+      return null;
+    }
+    String v = req.headers().get("Mcp-Name");
+    if (v == null) {
+      return mismatch(id, "the required Mcp-Name header is missing (the body's params." + field + " is '" + body
+          + "')");
+    }
+    String decoded = decodeHeaderValue(v);
+    if (decoded == null) {
+      return mismatch(id, "Mcp-Name header value is not valid =?base64?...?= encoding");
+    }
+    return decoded.equals(body) ? null : mismatch(id, "Mcp-Name header value '" + decoded
+        + "' does not match body value '" + body + "'");
+  }
+
+  /** A header value as sent: plain, or the Base64 sentinel form; null when the sentinel is malformed. */
+  static String decodeHeaderValue(String v) {
+    if (v.startsWith("=?base64?") && v.endsWith("?=") && v.length() >= 11) {
+      try {
+        return new String(java.util.Base64.getDecoder().decode(v.substring(9, v.length() - 2)), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        return null;
+      }
+    }
+    return v;
+  }
+
+  private static JsonObject mismatch(Object id, String message) {
+    return JsonRpc.error(id, JsonRpc.HEADER_MISMATCH, "Header mismatch: " + message);
   }
 
   /** True when the request may get an SSE response. */

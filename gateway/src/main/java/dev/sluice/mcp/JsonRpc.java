@@ -10,6 +10,12 @@ public final class JsonRpc {
   public static final int METHOD_NOT_FOUND = -32601;
   public static final int INVALID_PARAMS = -32602;
   public static final int INTERNAL_ERROR = -32603;
+  /** 2026-07-28: an HTTP header disagrees with the body, or a required one is missing. */
+  public static final int HEADER_MISMATCH = -32020;
+  /** 2026-07-28: the request needs a client capability its {@code _meta} did not declare. */
+  public static final int MISSING_CLIENT_CAPABILITY = -32021;
+  /** 2026-07-28: the request names a revision this server does not serve statelessly. */
+  public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
   private JsonRpc() {}
 

@@ -2,13 +2,6 @@ package dev.sluice.mcp;
 
 import dev.sluice.mcp.tool.Tool;
 import dev.sluice.mcp.tool.ToolRegistry;
-import dev.sluice.mcp.tool.ToolResult;
-import dev.sluice.observability.GatewayMetrics;
-import dev.sluice.audit.AuditRecords;
-import dev.sluice.audit.AuditTrail;
-import dev.sluice.observability.ToolCallLog;
-import dev.sluice.sql.ErrorType;
-import dev.sluice.sql.SqlError;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -25,23 +18,16 @@ final class McpDispatcher {
 
   private final Vertx vertx;
   private final McpFeatures features;
-  private final GatewayMetrics metrics;
-  private final ToolCallLog callLog;
-  private final String nodeId;
-  private final AuditTrail audit;
+  private final ToolInvocation invocation;
   private final String progressAddress;
-  private final java.util.Map<String, ToolCall> shardQueries;
+  private final java.util.Map<String, RunningCall> shardQueries;
 
-  McpDispatcher(Vertx vertx, String nodeId, AuditTrail audit, McpFeatures features, GatewayMetrics metrics,
-      ToolCallLog callLog,
-      String progressAddress, java.util.Map<String, ToolCall> shardQueries) {
+  McpDispatcher(Vertx vertx, McpFeatures features, ToolInvocation invocation, String progressAddress,
+      java.util.Map<String, RunningCall> shardQueries) {
     this.shardQueries = shardQueries;
     this.vertx = vertx;
     this.features = features;
-    this.metrics = metrics;
-    this.callLog = callLog;
-    this.nodeId = nodeId;
-    this.audit = audit;
+    this.invocation = invocation;
     this.progressAddress = progressAddress;
   }
 
@@ -142,93 +128,14 @@ final class McpDispatcher {
     JsonObject meta = params.getJsonObject("_meta");
     Object progressToken = meta == null ? null : meta.getValue("progressToken");
     String callId = String.valueOf(id);
-    ToolCall call = new ToolCall(vertx, session, callId, progressToken, stream, progressAddress,
-        shardQueries);
+    ToolCall call = new ToolCall(vertx, session, callId, progressToken, stream, progressAddress, shardQueries);
     session.inFlight.put(callId, call);
-    // tracing: one span per call, its statements' guard / pool wait / engine as children (ExecutorClient)
-    call.span = dev.sluice.tracing.Tracing.process().toolCall(name,
-        args.getValue("connectionId") instanceof String c ? c : null, session.principal, session.id, id, meta);
-    metrics.callStarted();
-    long started = System.nanoTime();
-    callLog.start(callId, session.id, name, args);
     boolean structured = ProtocolRevision.structuredOutput(session.protocolVersion);
-
-    List<String> problems = features.tools().validate(name, args);
-    Future<ToolResult> outcome = problems != null
-        ? Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT,
-            "invalid arguments for " + name + ": " + String.join("; ", problems),
-            new JsonObject().put("problems", new JsonArray(problems))))
-        : audit.saturated()
-            ? Future.failedFuture(new SqlError(ErrorType.BUSY, "the audit trail is behind (audit.on_overflow: "
-                + "block); no call runs unaudited, retry after retryAfterMs").with("retryAfterMs", 1_000))
-            : invoke(tool, args, call);
-
-    outcome = outcome.andThen(ar -> call.span.end(ar, call.cancelled()));
-    return outcome.transform(ar -> {
+    return invocation.run(name, tool, args, call, session.id, session.clientInfo, meta).map(outcome -> {
       session.inFlight.remove(callId);
-      metrics.callEnded();
-      call.untrackQueries();
-      long nanos = System.nanoTime() - started;
-      if (call.cancelled()) {
-        record(callId, session, name, "cancelled", "cancelled", null, nanos);
-        audit(session, call, name, args, "cancelled", "cancelled", null, null, nanos, null);
-        return Future.succeededFuture(null);
-      }
-      if (ar.succeeded()) {
-        record(callId, session, name, "ok", null, null, nanos);
-        JsonObject s = ar.result().structured();
-        audit(session, call, name, args, "ok", null, s == null ? null : s.getInteger("rowCount"),
-            ar.result().text() == null ? null : ar.result().text().length(), nanos,
-            s == null ? null : s.getString("queryId"));
-        return Future.succeededFuture(JsonRpc.result(id, ar.result().toCallResult(structured)));
-      }
-      SqlError err = SqlError.from(ar.cause());
-      record(callId, session, name, "error", err.type().wireName(), err.getMessage(), nanos);
-      audit(session, call, name, args, "error", err.type().wireName(), null, null, nanos,
-          err.details().getString("queryId"));
-      return Future.succeededFuture(JsonRpc.result(id, errorResult(err)));
+      // a cancelled call sends no response
+      return outcome.cancelled() ? null : JsonRpc.result(id, outcome.callResult(structured));
     });
-  }
-
-  private static Future<ToolResult> invoke(Tool tool, JsonObject args, ToolCall call) {
-    try {
-      Future<ToolResult> f = tool.call(args, call);
-      return f == null ? Future.failedFuture(new SqlError(ErrorType.INTERNAL_ERROR, "tool returned no result")) : f;
-    } catch (RuntimeException e) {
-      return Future.failedFuture(e);
-    }
-  }
-
-  private void audit(Session s, ToolCall call, String tool, JsonObject args, String outcome, String errorType,
-      Integer rows, Integer bytes, long nanos, String queryId) {
-    if (audit.enabled()) {
-      Tool t = features.tools().get(tool);
-      JsonObject recorded = t == null ? args : t.auditArgs(args);
-      audit.record(AuditRecords.toolCall(nodeId, s.principal, s.id, call.callId(), s.clientInfo, tool, recorded,
-          call.fingerprint, outcome, errorType, rows, bytes, nanos / 1_000_000, queryId));
-    }
-  }
-
-  private void record(String callId, Session s, String tool, String outcome, String errorType, String errorMessage,
-      long nanos) {
-    metrics.toolCall(tool, outcome, nanos);
-    callLog.end(callId, s.id, tool, outcome, errorType, errorMessage, nanos / 1_000_000);
-  }
-
-  /**
-   * The in-band error: one text block, the {@code error_type: message} headline and then the whole
-   * body as JSON (sql_state, position, suggestions, hint, retryAfterMs ...), and no
-   * structuredContent. Spec 2025-11-25 shows execution errors as content only, and a client that
-   * holds the tool's outputSchema checks any structuredContent against it even when isError is true
-   * (TypeScript SDK 1.x Client.callTool), so an error body there would reach the agent as a client
-   * exception instead of the error.
-   */
-  static JsonObject errorResult(SqlError err) {
-    JsonObject body = err.toJson();
-    return new JsonObject()
-        .put("content", new JsonArray().add(new JsonObject().put("type", "text")
-            .put("text", body.getString("error_type") + ": " + body.getString("message") + "\n" + body.encode())))
-        .put("isError", true);
   }
 
   private Future<JsonObject> resources(Object id, String method, JsonObject params) {

@@ -37,7 +37,7 @@ final class Session {
   long lastSeen = openedAt;
   final Map<String, ToolCall> inFlight = new HashMap<>();
   /** Executor queryId → the call that started it (query_cancel, progress routing). */
-  final Map<String, ToolCall> queries = new HashMap<>();
+  final Map<String, RunningCall> queries = new HashMap<>();
   /** Requests this server sent to the client, by JSON-RPC id, awaiting the client's response. */
   final Map<String, io.vertx.core.Promise<JsonObject>> pendingClientRequests = new HashMap<>();
   long clientRequestSeq;

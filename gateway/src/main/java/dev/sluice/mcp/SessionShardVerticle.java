@@ -35,7 +35,7 @@ public final class SessionShardVerticle extends VerticleBase {
   private final GatewayMetrics metrics;
   private final SessionSettings settings;
   private final Map<String, Session> sessions = new HashMap<>();
-  private final Map<String, ToolCall> queries = new HashMap<>();
+  private final Map<String, RunningCall> queries = new HashMap<>();
   private McpDispatcher dispatcher;
   private final List<MessageConsumer<?>> consumers = new ArrayList<>();
   private long expiryTimer = -1;
@@ -60,11 +60,12 @@ public final class SessionShardVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    dispatcher = new McpDispatcher(vertx, nodeId, audit, features, metrics, new ToolCallLog(settings.slowCallMs()),
+    dispatcher = new McpDispatcher(vertx, features,
+        new ToolInvocation(nodeId, audit, features, metrics, new ToolCallLog(settings.slowCallMs())),
         McpBus.shardProgress(nodeId, shard), queries);
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shard(nodeId, shard), this::handle));
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardProgress(nodeId, shard), msg -> {
-      ToolCall call = queries.get(msg.body().getString("queryId"));
+      RunningCall call = queries.get(msg.body().getString("queryId"));
       if (call != null) {
         call.executorProgress(msg.body());
       }

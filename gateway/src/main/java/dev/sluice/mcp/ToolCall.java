@@ -1,57 +1,25 @@
 package dev.sluice.mcp;
 
-import dev.sluice.mcp.tool.ToolContext;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
-/** One in-flight tools/call: the {@link ToolContext} a tool sees. Lives on its shard's loop. */
-final class ToolCall implements ToolContext {
+/**
+ * One in-flight tools/call of a session (2025-era revisions): its notifications go to the call's
+ * SSE stream (or are dropped for a JSON-mode call), its client is the session's. Lives on its
+ * shard's loop.
+ */
+final class ToolCall extends RunningCall {
 
-  private final Vertx vertx;
   private final Session session;
-  private final String callId;
-  private final Object progressToken;
   private final EventStream stream;
-  private final String progressAddress;
-  private final Map<String, ToolCall> shardQueries;
-  private final List<Runnable> cancelHooks = new ArrayList<>();
-  private final Map<String, Supplier<Future<?>>> queryCancels = new HashMap<>();
-  final Map<String, Consumer<JsonObject>> queryProgress = new HashMap<>();
-  private boolean cancelled;
-  /** The analysed statement's fingerprint, for the audit record; null when the call ran none. */
-  String fingerprint;
-  /** The query this call started last: progress names it, so query_cancel can be given it. */
-  private String lastQueryId;
-  /** Set by the dispatcher when the call starts. */
-  dev.sluice.tracing.CallSpan span = dev.sluice.tracing.CallSpan.NONE;
-  private double lastProgress = Double.NEGATIVE_INFINITY;
 
   ToolCall(Vertx vertx, Session session, String callId, Object progressToken, EventStream stream,
-      String progressAddress, Map<String, ToolCall> shardQueries) {
-    this.vertx = vertx;
-    this.shardQueries = shardQueries;
+      String progressAddress, Map<String, RunningCall> shardQueries) {
+    super(vertx, callId, progressToken, progressAddress, shardQueries);
     this.session = session;
-    this.callId = callId;
-    this.progressToken = progressToken;
     this.stream = stream;
-    this.progressAddress = progressAddress;
-  }
-
-  @Override
-  public void statementFingerprint(String fingerprint) {
-    this.fingerprint = fingerprint;
-  }
-
-  @Override
-  public Vertx vertx() {
-    return vertx;
   }
 
   @Override
@@ -60,8 +28,8 @@ final class ToolCall implements ToolContext {
   }
 
   @Override
-  public String callId() {
-    return callId;
+  public String principal() {
+    return session.principal;
   }
 
   @Override
@@ -70,36 +38,17 @@ final class ToolCall implements ToolContext {
   }
 
   @Override
-  public void progress(double progress, Double total, String message) {
-    if (progressToken == null || cancelled) {
-      return;
-    }
-    // the spec requires strictly increasing progress values within one request
-    double p = progress > lastProgress ? progress : lastProgress + 1;
-    lastProgress = p;
-    JsonObject params = new JsonObject().put("progressToken", progressToken).put("progress", p);
-    if (total != null) {
-      params.put("total", Math.max(total, p));
-    }
-    if (message != null) {
-      params.put("message", lastQueryId == null ? message : message + " (queryId " + lastQueryId + ")");
-    }
-    notifyClient(JsonRpc.notification("notifications/progress", params));
+  public JsonObject clientCapabilities() {
+    return session.clientCapabilities == null ? new JsonObject() : session.clientCapabilities;
   }
 
   @Override
-  public void log(String level, String logger, Object data) {
-    if (cancelled || !session.logs(level)) {
-      return;
-    }
-    JsonObject params = new JsonObject().put("level", level).put("data", data);
-    if (logger != null) {
-      params.put("logger", logger);
-    }
-    notifyClient(JsonRpc.notification("notifications/message", params));
+  protected boolean logs(String level) {
+    return session.logs(level);
   }
 
-  private void notifyClient(JsonObject notification) {
+  @Override
+  protected void notifyClient(JsonObject notification) {
     // JSON-mode calls have no stream of their own: such notifications are dropped, as the
     // transport spec ties request-related messages to the request's SSE stream
     if (stream != null && !stream.ended()) {
@@ -108,81 +57,19 @@ final class ToolCall implements ToolContext {
   }
 
   @Override
-  public void onCancel(Runnable hook) {
-    if (cancelled) {
-      hook.run();
-    } else {
-      cancelHooks.add(hook);
-    }
-  }
-
-  @Override
-  public boolean cancelled() {
-    return cancelled;
-  }
-
-  void cancel() {
-    if (cancelled) {
-      return;
-    }
-    cancelled = true;
-    queryCancels.values().forEach(Supplier::get);
-    cancelHooks.forEach(Runnable::run);
-  }
-
-  @Override
-  public String principal() {
-    return session.principal;
-  }
-
-  @Override
-  public String progressAddress() {
-    return progressAddress;
-  }
-
-  @Override
-  public void trackQuery(String queryId, Consumer<JsonObject> onProgress, Supplier<Future<?>> cancel) {
+  protected void queryStarted(String queryId) {
     session.queries.put(queryId, this);
-    shardQueries.put(queryId, this);
-    queryProgress.put(queryId, onProgress);
-    queryCancels.put(queryId, cancel);
-    lastQueryId = queryId;
   }
 
-  void untrackQueries() {
-    for (String q : queryCancels.keySet()) {
-      session.queries.remove(q);
-      shardQueries.remove(q);
-    }
-  }
-
-  /** Cancels one query of this call (query_cancel from another call). */
-  boolean cancelQuery(String queryId) {
-    Supplier<Future<?>> c = queryCancels.get(queryId);
-    if (c == null) {
-      return false;
-    }
-    c.get();
-    return true;
+  @Override
+  protected void queryEnded(String queryId) {
+    session.queries.remove(queryId);
   }
 
   @Override
   public boolean cancelSessionQuery(String queryId) {
-    ToolCall owner = session.queries.get(queryId);
+    RunningCall owner = session.queries.get(queryId);
     return owner != null && owner.cancelQuery(queryId);
-  }
-
-  /** Routes one executor progress message to the tool that started the query. */
-  void executorProgress(JsonObject msg) {
-    Consumer<JsonObject> c = queryProgress.get(msg.getString("queryId"));
-    if (c != null && !cancelled) {
-      c.accept(msg);
-    }
-  }
-
-  @Override
-  public JsonObject clientCapabilities() {
-    return session.clientCapabilities == null ? new JsonObject() : session.clientCapabilities;
   }
 
   @Override
@@ -214,8 +101,4 @@ final class ToolCall implements ToolContext {
     return stream;
   }
 
-  @Override
-  public dev.sluice.tracing.CallSpan span() {
-    return span;
-  }
 }

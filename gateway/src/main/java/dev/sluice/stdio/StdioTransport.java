@@ -2,7 +2,10 @@ package dev.sluice.stdio;
 
 import dev.sluice.gateway.Gateway;
 import dev.sluice.mcp.JsonRpc;
+import dev.sluice.config.PrincipalConfig;
 import dev.sluice.mcp.McpBus;
+import dev.sluice.mcp.stateless.Envelope;
+import dev.sluice.mcp.stateless.StatelessHandler;
 import dev.sluice.observability.TransportLog;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -21,6 +24,8 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -30,6 +35,11 @@ import java.util.concurrent.LinkedBlockingQueue;
  * one per line on stdout; logs never touch stdout. The same session shards serve it as serve HTTP:
  * the first initialize creates the session and every later line is posted to it in streaming mode,
  * so progress and log notifications reach the client just as they would over SSE.
+ *
+ * <p>A line carrying a 2026-07-28 request ({@code _meta} names its revision) needs no session: this
+ * transport's own {@link StatelessHandler} answers it, its notifications and response go to stdout
+ * as they come, and {@code notifications/cancelled} naming its id cancels it (stdio has no
+ * per-request stream to close). The stdio process is the {@code default} principal in both eras.
  *
  * <p>Lines are handed to the shard strictly in arrival order, each once the shard has taken the one
  * before: a client may write initialize, notifications/initialized and tools/list at once, and the
@@ -48,6 +58,12 @@ public final class StdioTransport {
   /** Completes when the shard has taken the last line handed over; touched on {@link #context} only. */
   private Future<Void> taken = Future.succeededFuture();
   private Context context;
+  /** Answers 2026-07-28 requests; made and started on {@link #context}. */
+  private StatelessHandler stateless;
+  /** 2026-07-28 requests under way, by JSON-RPC id (as text): notifications/cancelled finds them here. */
+  private final Map<String, StatelessHandler.Pending> modern = new HashMap<>();
+  /** Requests the client cancelled: nothing more is written for them, not even a late answer. */
+  private final java.util.Set<StatelessHandler.Pending> cancelled = new java.util.HashSet<>();
 
   public StdioTransport(Gateway gateway, InputStream in, OutputStream out) {
     this.gateway = gateway;
@@ -60,6 +76,10 @@ public final class StdioTransport {
     Vertx vertx = gateway.vertx();
     context = vertx.getOrCreateContext();
     Promise<Void> done = Promise.promise();
+    context.runOnContext(v -> {
+      stateless = gateway.statelessHandler();
+      taken = stateless.start();
+    });
     MessageConsumer<JsonObject> events = vertx.eventBus().localConsumer(target, m -> {
       JsonObject ev = m.body();
       if (ev.containsKey("message")) {
@@ -83,7 +103,7 @@ public final class StdioTransport {
         // stdin broke: same as the client going away
         TransportLog.error("stdio", null, "stdin", e.toString());
       }
-      context.runOnContext(v -> taken = taken.transform(x -> endSession())
+      context.runOnContext(v -> taken = taken.transform(x -> endSession()).transform(x -> stateless.stop())
           .transform(x -> events.unregister()).onComplete(x -> done.complete()));
     }, "sluice-stdio-reader");
     reader.setDaemon(true);
@@ -99,6 +119,9 @@ public final class StdioTransport {
     } catch (DecodeException e) {
       TransportLog.error("stdio", sessionId, "parse", "line is not valid JSON");
       outbox.add(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: line is not valid JSON").encode());
+      return Future.succeededFuture();
+    }
+    if (parsed instanceof JsonObject m && JsonRpc.kind(m) != JsonRpc.Kind.INVALID && modern(m)) {
       return Future.succeededFuture();
     }
     boolean batch = parsed instanceof JsonArray;
@@ -133,6 +156,50 @@ public final class StdioTransport {
         })
         .<Void>mapEmpty()
         .otherwiseEmpty();
+  }
+
+  /**
+   * Serves a 2026-07-28 message if it is one: a request carrying the per-request envelope, or a
+   * notifications/cancelled naming one under way. The request is taken at once and runs on.
+   */
+  private boolean modern(JsonObject m) {
+    if (JsonRpc.kind(m) == JsonRpc.Kind.NOTIFICATION && "notifications/cancelled".equals(m.getString("method"))) {
+      JsonObject params = m.getValue("params") instanceof JsonObject p ? p : new JsonObject();
+      StatelessHandler.Pending p = modern.remove(String.valueOf(params.getValue("requestId")));
+      if (p != null) {
+        cancelled.add(p);
+        p.cancel().run();
+        return true;
+      }
+      return Envelope.claimed(m);
+    }
+    if (!Envelope.claimed(m)) {
+      return false;
+    }
+    if (JsonRpc.kind(m) != JsonRpc.Kind.REQUEST) {
+      return true;  // no other client notification exists in this revision, and no response is ours to take
+    }
+    Envelope.Parsed parsed = Envelope.parse(m);
+    if (!parsed.ok()) {
+      outbox.add(parsed.error().encode());
+      return true;
+    }
+    String key = String.valueOf(m.getValue("id"));
+    StatelessHandler.Pending pending = stateless.request(m, parsed.envelope(), PrincipalConfig.DEFAULT,
+        n -> outbox.add(n.encode()));
+    modern.put(key, pending);
+    pending.response().onComplete(ar -> {
+      if (modern.get(key) == pending) {
+        modern.remove(key);
+      }
+      JsonObject response = ar.succeeded() ? ar.result()
+          : JsonRpc.error(m.getValue("id"), JsonRpc.INTERNAL_ERROR, "Internal error");
+      // a cancelled request answers nothing (stdio spec: no further messages for it)
+      if (!cancelled.remove(pending) && response != null) {
+        outbox.add(response.encode());
+      }
+    });
+    return true;
   }
 
   /** stdin closed: the client is gone, so its session ends now (as a DELETE would end it over HTTP). */

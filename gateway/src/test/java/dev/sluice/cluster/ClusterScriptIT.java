@@ -34,7 +34,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The documented three-node cluster ({@code loadtest/bin/cluster.sh}), as separate gateway
  * processes sharing a PostgreSQL state store: the official TypeScript SDK client uses one session
- * through all three nodes, then one node is killed with SIGKILL while it holds memory_ingest runs.
+ * through all three nodes, the SDK 2.x client pinned to 2026-07-28 goes round-robin over them
+ * without a session, then one node is killed with SIGKILL while it holds memory_ingest runs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
@@ -102,11 +103,37 @@ class ClusterScriptIT {
   }
 
   /**
+   * Revision 2026-07-28 behind a load balancer with no affinity: the TypeScript SDK 2.x client
+   * pinned to it sends each request to the next node; every answer comes from the node that got the
+   * request (nothing forwarded), with 0 errors; a long query is a task created on one node and
+   * polled and fetched through the others, and one cancelled through a node that does not run it.
+   */
+  @Test
+  @org.junit.jupiter.api.Order(2)
+  void pinnedSdkV2ClientRoundRobinWithoutForwarding() throws Exception {
+    NodeClients.Run r = NodeClients.run(300, "sdk2-client-cluster.mjs", "demo", "6", "30", urls.get(0), urls.get(1),
+        urls.get(2));
+    assertEquals(0, r.exit(), r.output());
+    JsonObject s = new JsonObject(r.output().substring(r.output().indexOf('{'), r.output().lastIndexOf('}') + 1));
+    System.out.println("cluster round-robin, SDK 2.x pinned to 2026-07-28: " + s.encode());
+    assertEquals(180, s.getInteger("calls"), s.encode());
+    assertEquals(0, s.getInteger("errors"), s.encode());
+    assertEquals(0, s.getInteger("forwarded"), s.encode());
+    assertEquals(3, s.getJsonObject("perNode").size(), s.encode());
+    // the turn is shared with the agents' connect probes, so a third each is near, not exact
+    s.getJsonObject("perNode").forEach(e -> assertTrue(((Number) e.getValue()).intValue() >= 45,
+        "each node answered about a third: " + s.encode()));
+    assertEquals("completed", s.getJsonObject("task").getString("status"), s.encode());
+    assertTrue(s.getJsonObject("task").getInteger("polledElsewhere") > 0, s.encode());
+    assertEquals("cancelled", s.getJsonObject("cancel").getString("status"), s.encode());
+  }
+
+  /**
    * The second half of 3 and the node-loss rules: node A dies holding ingest runs; node C completes
    * them, a session owned by B carries on, and A's session answers 404 so its client re-initializes.
    */
   @Test
-  @org.junit.jupiter.api.Order(2)
+  @org.junit.jupiter.api.Order(3)
   void runsOfAKilledNodeAreCompletedByAnother() throws Exception {
     McpHttpClient onB = new McpHttpClient(urls.get(1));
     onB.initialize(ProtocolRevision.LATEST);

@@ -12,12 +12,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,40 +69,11 @@ class ToolTourIT {
   }
 
   private static JsonObject run(ToolTour tour, JsonObject transport, JsonArray calls) throws Exception {
-    Path file = tour.dir.resolve("tour-" + transport.getString("kind") + ".json");
-    Files.writeString(file, new JsonObject().put("transport", transport).put("calls", calls).encodePrettily());
-    NodeClients.Run r = NodeClients.run(360, "sdk-client-tour.mjs", file.toString());
-    JsonObject summary = json(r.output());
-    List<String> failed = new ArrayList<>();
-    summary.getJsonArray("calls", new JsonArray()).forEach(o -> {
-      JsonObject c = (JsonObject) o;
-      if (!c.getBoolean("ok")) {
-        failed.add(c.getString("label") + " [" + c.getString("session") + "] expected " + c.getString("expect")
-            + ": " + c.getJsonArray("problems").encode());
-      }
-    });
-    assertTrue(failed.isEmpty(), String.join("\n", failed));
-    assertEquals(0, r.exit(), r.output());
-    return summary;
+    return tour.run("sdk-client-tour.mjs", transport, calls);
   }
 
-  /** Each listed tool has a passing success call (but those in {@code noSuccess}); prints what was covered. */
   private static void assertEveryToolSucceeded(JsonObject summary, Set<String> noSuccess) {
-    Map<String, Set<String>> outcomes = new TreeMap<>();
-    summary.getJsonArray("calls").forEach(o -> {
-      JsonObject c = (JsonObject) o;
-      outcomes.computeIfAbsent(c.getString("tool"), k -> new TreeSet<>()).add(c.getString("got"));
-    });
-    StringBuilder table = new StringBuilder("TypeScript SDK over " + summary.getString("transport") + ": "
-        + summary.getJsonArray("calls").size() + " calls, every result in band\n");
-    outcomes.forEach((tool, got) -> table.append("  ").append(tool).append(": ").append(got).append('\n'));
-    System.out.print(table);
-    for (Object t : summary.getJsonArray("tools")) {
-      String tool = (String) t;
-      Set<String> got = outcomes.getOrDefault(tool, Set.of());
-      assertTrue(noSuccess.contains(tool) || got.contains("ok"), tool + " has no success call:\n" + table);
-      assertTrue(got.stream().anyMatch(g -> !g.equals("ok")), tool + " has no error call:\n" + table);
-    }
+    ToolTour.assertEveryToolSucceeded("TypeScript SDK", summary, noSuccess);
   }
 
   private static void awaitCatalog(TestGateway gw) throws Exception {
@@ -123,7 +90,6 @@ class ToolTourIT {
   }
 
   private static JsonObject json(String output) {
-    int start = output.indexOf("{\n");
-    return new JsonObject(output.substring(start < 0 ? output.indexOf('{') : start, output.lastIndexOf('}') + 1));
+    return ToolTour.json(output);
   }
 }

@@ -279,4 +279,53 @@ public final class ToolTour {
       return call;
     }
   }
+
+  /**
+   * Runs a tour script of loadtest/mcp-clients ({@code sdk-client-tour.mjs}, {@code sdk2-client-tour.mjs})
+   * over {@code transport} and asserts every call was judged as expected.
+   */
+  public JsonObject run(String script, JsonObject transport, JsonArray calls) throws Exception {
+    Path file = dir.resolve(script.replace(".mjs", "") + "-" + transport.getString("kind") + ".json");
+    Files.writeString(file, new JsonObject().put("transport", transport).put("calls", calls).encodePrettily());
+    NodeClients.Run r = NodeClients.run(360, script, file.toString());
+    JsonObject summary = json(r.output());
+    java.util.List<String> failed = new java.util.ArrayList<>();
+    summary.getJsonArray("calls", new JsonArray()).forEach(o -> {
+      JsonObject c = (JsonObject) o;
+      if (!c.getBoolean("ok")) {
+        failed.add(c.getString("label") + " [" + c.getString("session") + "] expected " + c.getString("expect")
+            + ": " + c.getJsonArray("problems").encode());
+      }
+    });
+    org.junit.jupiter.api.Assertions.assertTrue(failed.isEmpty(), String.join("\n", failed));
+    org.junit.jupiter.api.Assertions.assertEquals(0, r.exit(), r.output());
+    return summary;
+  }
+
+  /** Each listed tool has a passing success call (but those in {@code noSuccess}) and an error call; prints what was covered. */
+  public static void assertEveryToolSucceeded(String client, JsonObject summary, java.util.Set<String> noSuccess) {
+    java.util.Map<String, java.util.Set<String>> outcomes = new java.util.TreeMap<>();
+    summary.getJsonArray("calls").forEach(o -> {
+      JsonObject c = (JsonObject) o;
+      outcomes.computeIfAbsent(c.getString("tool"), k -> new java.util.TreeSet<>()).add(c.getString("got"));
+    });
+    StringBuilder table = new StringBuilder(client + " over " + summary.getString("transport") + ": "
+        + summary.getJsonArray("calls").size() + " calls, every result in band\n");
+    outcomes.forEach((tool, got) -> table.append("  ").append(tool).append(": ").append(got).append('\n'));
+    System.out.print(table);
+    for (Object t : summary.getJsonArray("tools")) {
+      String tool = (String) t;
+      java.util.Set<String> got = outcomes.getOrDefault(tool, java.util.Set.of());
+      org.junit.jupiter.api.Assertions.assertTrue(noSuccess.contains(tool) || got.contains("ok"),
+          tool + " has no success call:\n" + table);
+      org.junit.jupiter.api.Assertions.assertTrue(got.stream().anyMatch(g -> !g.equals("ok")),
+          tool + " has no error call:\n" + table);
+    }
+  }
+
+  /** The JSON summary a node script printed (after whatever else it wrote). */
+  public static JsonObject json(String output) {
+    int start = output.indexOf("{\n");
+    return new JsonObject(output.substring(start < 0 ? output.indexOf('{') : start, output.lastIndexOf('}') + 1));
+  }
 }

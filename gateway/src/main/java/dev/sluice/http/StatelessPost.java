@@ -1,0 +1,197 @@
+package dev.sluice.http;
+
+import dev.sluice.mcp.JsonRpc;
+import dev.sluice.mcp.ProtocolRevision;
+import dev.sluice.mcp.stateless.Envelope;
+import dev.sluice.mcp.stateless.StatelessHandler;
+import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.observability.TransportLog;
+import io.vertx.core.Context;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One POST of revision 2026-07-28 (streamable-http): its headers must mirror its body, it is
+ * answered on this event loop by the {@link StatelessHandler} without a session or an event-bus hop,
+ * as JSON or, for tools/call and subscriptions/listen when the client accepts it, as an SSE stream
+ * scoped to the request (progress and log messages, then the response). The stream is not resumable
+ * (no event ids), and the client closing it cancels the request.
+ */
+final class StatelessPost {
+
+  private final StatelessHandler handler;
+  private final TransportRules rules;
+  private final GatewayMetrics metrics;
+  private final Context context;
+  /** The HTTP verticle's open SSE streams (keepalive comments reach these too). */
+  private final Map<String, SseSink> streams;
+  private final BooleanSupplier draining;
+  private final String streamPrefix;
+  private long seq;
+
+  StatelessPost(StatelessHandler handler, TransportRules rules, GatewayMetrics metrics, Context context,
+      Map<String, SseSink> streams, BooleanSupplier draining, String streamPrefix) {
+    this.handler = handler;
+    this.rules = rules;
+    this.metrics = metrics;
+    this.context = context;
+    this.streams = streams;
+    this.draining = draining;
+    this.streamPrefix = streamPrefix;
+  }
+
+  /**
+   * True when a POST is served statelessly: its body carries the per-request envelope, or it comes
+   * without a session naming a 2026 revision in its header (and then lacks the envelope: -32602).
+   */
+  static boolean applies(HttpServerRequest req, Object body) {
+    if (Envelope.claimed(body)) {
+      return true;
+    }
+    return body instanceof JsonObject m && req.getHeader("Mcp-Session-Id") == null
+        && ProtocolRevision.modern(req.getHeader("MCP-Protocol-Version")) && !"initialize".equals(m.getString("method"));
+  }
+
+  void post(RoutingContext ctx, JsonObject msg) {
+    HttpServerRequest req = ctx.request();
+    Object id = JsonRpc.idOf(msg);
+    switch (JsonRpc.kind(msg)) {
+      case NOTIFICATION -> {
+        // the revision defines no client notification over HTTP (closing a stream cancels): accepted, ignored
+        metrics.httpRequest("POST", 202);
+        ctx.response().setStatusCode(202).end();
+        return;
+      }
+      case RESPONSE -> {
+        json(ctx, 400, JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "Invalid Request: revision "
+            + ProtocolRevision.V2026_07_28 + " has no server-to-client requests to answer"));
+        return;
+      }
+      default -> { }
+    }
+    String method = msg.getString("method");
+    JsonObject params = msg.getValue("params") instanceof JsonObject p ? p : new JsonObject();
+    // the order the SDKs use: an unserved revision first (its answer lists ours), then the headers
+    Envelope.Parsed parsed = Envelope.parse(msg);
+    if (!parsed.ok() && parsed.error().getJsonObject("error").getInteger("code") == JsonRpc.UNSUPPORTED_PROTOCOL_VERSION) {
+      refuse(ctx, parsed.httpStatus(), parsed.error(), "unsupported_version");
+      return;
+    }
+    String bodyVersion = Envelope.claimedVersion(msg);
+    // a body without its revision is refused for that below (-32602), not for the header
+    JsonObject headerProblem = first(
+        bodyVersion == null ? null : TransportRules.protocolVersionMatches(req, id, bodyVersion),
+        TransportRules.methodMatches(req, id, method),
+        TransportRules.nameMatches(req, id, method, params));
+    if (headerProblem != null) {
+      refuse(ctx, 400, headerProblem, "header_mismatch");
+      return;
+    }
+    if (!parsed.ok()) {
+      refuse(ctx, parsed.httpStatus(), parsed.error(), "invalid_envelope");
+      return;
+    }
+    boolean streaming = "tools/call".equals(method) || "subscriptions/listen".equals(method);
+    if (streaming && draining.getAsBoolean()) {
+      // new work belongs on another node; what runs here is served to the end
+      ctx.response().putHeader("Retry-After", "1");
+      json(ctx, 503, JsonRpc.error(id, -32000, "This node is draining (shutting down) and starts no new work; retry, "
+          + "and the load balancer sends you to another node"));
+      return;
+    }
+    boolean sse = streaming && TransportRules.acceptsSse(req);
+    if ("subscriptions/listen".equals(method) && !sse) {
+      json(ctx, 406, JsonRpc.error(id, JsonRpc.INVALID_REQUEST,
+          "Not Acceptable: subscriptions/listen is answered as text/event-stream"));
+      return;
+    }
+    String principal = rules.principal(req);
+    if (!sse) {
+      StatelessHandler.Pending pending = handler.request(msg, parsed.envelope(), principal, n -> { });
+      HttpServerResponse res = ctx.response();
+      res.closeHandler(v -> {
+        if (!pending.response().isComplete()) {
+          // the client gave up on the request: that cancels it
+          pending.cancel().run();
+        }
+      });
+      pending.response().onComplete(ar -> {
+        JsonObject response = ar.succeeded() ? ar.result()
+            : JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "Internal error");
+        if (response != null) {
+          json(ctx, StatelessHandler.httpStatus(response), response);
+        }
+      });
+      return;
+    }
+    stream(ctx, msg, parsed.envelope(), principal);
+  }
+
+  /** The request's own SSE stream: its notifications as they come, then its response, then the end. */
+  private void stream(RoutingContext ctx, JsonObject msg, Envelope envelope, String principal) {
+    HttpServerResponse res = ctx.response();
+    String streamId = streamPrefix + "s" + (++seq);
+    SseSink sink = new SseSink(res, context);
+    StatelessHandler.Pending pending = handler.request(msg, envelope, principal, n -> sink.event(null, n));
+    if (pending.response().isComplete() && !sink.started()) {
+      // answered at once (an unknown tool, a bad argument): plain JSON, no stream needed
+      JsonObject response = pending.response().result();
+      if (response != null) {
+        json(ctx, StatelessHandler.httpStatus(response), response);
+      }
+      return;
+    }
+    streams.put(streamId, sink);
+    metrics.sseOpened();
+    res.closeHandler(v -> {
+      if (streams.remove(streamId) != null) {
+        metrics.sseClosed();
+        sink.markClosed();
+        // streamable-http 2026-07-28: the client closing the response stream cancels the request
+        pending.cancel().run();
+      }
+    });
+    sink.start();
+    metrics.httpRequest("POST", 200);
+    pending.response().onComplete(ar -> {
+      if (streams.remove(streamId) == null) {
+        return;
+      }
+      metrics.sseClosed();
+      JsonObject response = ar.succeeded() ? ar.result()
+          : JsonRpc.error(JsonRpc.idOf(msg), JsonRpc.INTERNAL_ERROR, "Internal error");
+      if (response != null) {
+        sink.event(null, response);
+      }
+      sink.end();
+    });
+  }
+
+  private void refuse(RoutingContext ctx, int status, JsonObject error, String kind) {
+    TransportLog.error("http", null, kind, error.getJsonObject("error").getString("message"));
+    json(ctx, status, error);
+  }
+
+  private void json(RoutingContext ctx, int status, JsonObject body) {
+    HttpServerResponse res = ctx.response();
+    if (res.ended() || res.closed()) {
+      return;
+    }
+    metrics.httpRequest("POST", status);
+    res.setStatusCode(status).putHeader("Content-Type", "application/json").end(Json.encode(body));
+  }
+
+  private static JsonObject first(JsonObject... problems) {
+    for (JsonObject p : problems) {
+      if (p != null) {
+        return p;
+      }
+    }
+    return null;
+  }
+}

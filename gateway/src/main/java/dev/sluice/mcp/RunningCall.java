@@ -1,0 +1,200 @@
+package dev.sluice.mcp;
+
+import dev.sluice.mcp.tool.ToolContext;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * What every running tools/call shares, whichever era asked for it: progress with strictly
+ * increasing values, cancel hooks, the executor queries it started (progress routing and cancel).
+ * A session call ({@link ToolCall}) and a stateless call (2026-07-28) differ only in where their
+ * notifications go, how they reach the client, and what they know of it. Lives on one event loop.
+ */
+public abstract class RunningCall implements ToolContext {
+
+  protected final Vertx vertx;
+  private final String callId;
+  private final Object progressToken;
+  private final String progressAddress;
+  /** Executor queryId → call, shared by every call of one event loop, for progress routing. */
+  private final Map<String, RunningCall> loopQueries;
+  private final List<Runnable> cancelHooks = new ArrayList<>();
+  private final Map<String, Supplier<Future<?>>> queryCancels = new HashMap<>();
+  private final Map<String, Consumer<JsonObject>> queryProgress = new HashMap<>();
+  private boolean cancelled;
+  private String fingerprint;
+  /** The tools/call trace span (a no-op unless OpenTelemetry is configured). */
+  dev.sluice.tracing.CallSpan span = dev.sluice.tracing.CallSpan.NONE;
+  /** The query this call started last: progress names it, so query_cancel can be given it. */
+  private String lastQueryId;
+  private String lastProgressMessage;
+  private double lastProgress = Double.NEGATIVE_INFINITY;
+
+  protected RunningCall(Vertx vertx, String callId, Object progressToken, String progressAddress,
+      Map<String, RunningCall> loopQueries) {
+    this.vertx = vertx;
+    this.callId = callId;
+    this.progressToken = progressToken;
+    this.progressAddress = progressAddress;
+    this.loopQueries = loopQueries;
+  }
+
+  /** Delivers a request-related notification to the client, if it can still be reached. */
+  protected abstract void notifyClient(JsonObject notification);
+
+  /** Whether a notifications/message at {@code level} is wanted by the client. */
+  protected abstract boolean logs(String level);
+
+  /**
+   * True when the call stopped to ask the client something it must answer first (2026-07-28: an
+   * input_required result); its failure is then no error.
+   */
+  public boolean awaitingClient() {
+    return false;
+  }
+
+  /** Called once per query this call starts (a subclass may index it for query_cancel). */
+  protected void queryStarted(String queryId) {
+  }
+
+  /** Called once per query this call started, when the call ends. */
+  protected void queryEnded(String queryId) {
+  }
+
+  @Override
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  @Override
+  public String callId() {
+    return callId;
+  }
+
+  @Override
+  public String progressAddress() {
+    return progressAddress;
+  }
+
+  @Override
+  public void statementFingerprint(String fingerprint) {
+    this.fingerprint = fingerprint;
+  }
+
+  @Override
+  public dev.sluice.tracing.CallSpan span() {
+    return span;
+  }
+
+  /** The analysed statement's fingerprint, for the audit record; null when the call ran none. */
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  /** The last progress message, with its queryId (a task's statusMessage). */
+  public String lastProgressMessage() {
+    return lastProgressMessage;
+  }
+
+  @Override
+  public void progress(double progress, Double total, String message) {
+    if (cancelled) {
+      return;
+    }
+    if (message != null) {
+      lastProgressMessage = lastQueryId == null ? message : message + " (queryId " + lastQueryId + ")";
+    }
+    if (progressToken == null) {
+      return;
+    }
+    // the spec requires strictly increasing progress values within one request
+    double p = progress > lastProgress ? progress : lastProgress + 1;
+    lastProgress = p;
+    JsonObject params = new JsonObject().put("progressToken", progressToken).put("progress", p);
+    if (total != null) {
+      params.put("total", Math.max(total, p));
+    }
+    if (message != null) {
+      params.put("message", lastProgressMessage);
+    }
+    notifyClient(JsonRpc.notification("notifications/progress", params));
+  }
+
+  @Override
+  public void log(String level, String logger, Object data) {
+    if (cancelled || !logs(level)) {
+      return;
+    }
+    JsonObject params = new JsonObject().put("level", level).put("data", data);
+    if (logger != null) {
+      params.put("logger", logger);
+    }
+    notifyClient(JsonRpc.notification("notifications/message", params));
+  }
+
+  @Override
+  public void onCancel(Runnable hook) {
+    if (cancelled) {
+      hook.run();
+    } else {
+      cancelHooks.add(hook);
+    }
+  }
+
+  @Override
+  public boolean cancelled() {
+    return cancelled;
+  }
+
+  /** Stops the call: its queries are cancelled at the engine, its hooks run, its result is dropped. */
+  public void cancel() {
+    if (cancelled) {
+      return;
+    }
+    cancelled = true;
+    queryCancels.values().forEach(Supplier::get);
+    cancelHooks.forEach(Runnable::run);
+  }
+
+  @Override
+  public void trackQuery(String queryId, Consumer<JsonObject> onProgress, Supplier<Future<?>> cancel) {
+    loopQueries.put(queryId, this);
+    queryProgress.put(queryId, onProgress);
+    queryCancels.put(queryId, cancel);
+    lastQueryId = queryId;
+    queryStarted(queryId);
+  }
+
+  /** Forgets the call's queries once it ended (progress for them is dropped from then on). */
+  public void untrackQueries() {
+    for (String q : queryCancels.keySet()) {
+      loopQueries.remove(q);
+      queryEnded(q);
+    }
+  }
+
+  /** Cancels one query of this call (query_cancel from another call); false if it has none by that id. */
+  public boolean cancelQuery(String queryId) {
+    Supplier<Future<?>> c = queryCancels.get(queryId);
+    if (c == null) {
+      return false;
+    }
+    c.get();
+    return true;
+  }
+
+  /** Routes one executor progress message to the tool that started the query. */
+  public void executorProgress(JsonObject msg) {
+    Consumer<JsonObject> c = queryProgress.get(msg.getString("queryId"));
+    if (c != null && !cancelled) {
+      c.accept(msg);
+    }
+  }
+}

@@ -46,12 +46,10 @@ final class CompiledRules {
     return deniedColumns.stream().anyMatch(d -> matches(d[0], schema, table));
   }
 
+  /** The allow list for a refusal; the deny list stays out of it, since it names what the policy hides. */
   String allowDescription() {
     Set<String> out = new LinkedHashSet<>(rules.allow().isEmpty() ? List.of("every table") : rules.allow());
-    if (!rules.deny().isEmpty()) {
-      return out + " except " + rules.deny();
-    }
-    return out.toString();
+    return rules.deny().isEmpty() ? out.toString() : out + " except the tables your policy denies";
   }
 
   /** A pattern with a dot matches schema.table; without, the table name in any schema. */

@@ -73,21 +73,31 @@ final class StatementFacts {
       this.parent = parent;
     }
 
+    /**
+     * Whether {@code name} (as {@link #name} resolved it) is a CTE here. Names compare exactly: a
+     * quoted PostgreSQL "PAYMENTS" does not shadow payments. Where the engine ignores case (MySQL
+     * CTE names, SQLite) a name in other case counts as the table: refused, never missed.
+     */
     boolean cte(String name) {
       for (Scope s = this; s != null; s = s.parent) {
-        if (s.ctes.containsKey(name.toLowerCase(Locale.ROOT))) {
+        if (s.ctes.containsKey(name)) {
           return true;
         }
       }
       return false;
     }
 
-    /** The nearest source called {@code name} (alias, or table name when it has none). */
+    /**
+     * The nearest source called {@code name} (alias, or table name when it has none). Names compare
+     * exactly, as {@link #name} resolved them: PostgreSQL "C" and c, MySQL C and c are two aliases.
+     * Where the engine ignores case (SQLite) a name in other case is not found, and the callers then
+     * count it against every relation in scope.
+     */
     Source find(String name) {
       for (Scope s = this; s != null; s = s.parent) {
         for (int i = s.sources.size() - 1; i >= 0; i--) {
           Source src = s.sources.get(i);
-          if (name.equalsIgnoreCase(src.alias) || src.alias == null && name.equalsIgnoreCase(src.name)) {
+          if (name.equals(src.alias) || src.alias == null && name.equals(src.name)) {
             return src;
           }
         }
@@ -148,16 +158,16 @@ final class StatementFacts {
       if (recursive) {
         // WITH RECURSIVE makes every name of the list visible in every body
         for (WithItem<?> w : with) {
-          scope.ctes.put(name(w.getAliasName()).toLowerCase(Locale.ROOT), Boolean.TRUE);
+          scope.ctes.put(name(w.getAliasName()), Boolean.TRUE);
         }
       }
       for (WithItem<?> w : with) {
         seen.put(w, Boolean.TRUE);
         children(w, scope, false, Set.of("alias", "withItemList"));
         // without RECURSIVE a body cannot see its own name: there it means the table
-        scope.ctes.put(name(w.getAliasName()).toLowerCase(Locale.ROOT), Boolean.TRUE);
+        scope.ctes.put(name(w.getAliasName()), Boolean.TRUE);
       }
-      declared.addAll(scope.ctes.keySet());
+      scope.ctes.keySet().forEach(n -> declared.add(n.toLowerCase(Locale.ROOT)));
     }
     if (s instanceof PlainSelect p) {
       plain(p, scope, existsList);
@@ -274,6 +284,10 @@ final class StatementFacts {
     } else {
       relations.add(new Relation(schema, name, false));
       src = new Source(alias, name, relations.size() - 1);
+      if (t.getAlias() != null && t.getAlias().getAliasColumns() != null && !t.getAlias().getAliasColumns().isEmpty()) {
+        // FROM t AS a(x, y, z) renames t's columns by position: x may be any of them, so t is read whole
+        wholeRows.add(src.relation);
+      }
     }
     scope.sources.add(src);
     children(t, scope, false, Set.of("alias", "partItems", "partDelimiters", "database"));

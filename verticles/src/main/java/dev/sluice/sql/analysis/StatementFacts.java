@@ -105,23 +105,42 @@ final class StatementFacts {
       return null;
     }
 
-    /** Base relations in this scope and every enclosing one. */
+    private List<Integer> all;
+    private int allSources = -1;
+
+    /**
+     * Base relations in this scope and every enclosing one. Every unqualified column gets this list,
+     * so it is built once per state of the scope chain (sources are only ever appended) and shared:
+     * thousands of columns over thousands of relations cost neither quadratic time nor memory.
+     */
     List<Integer> allBase() {
-      List<Integer> out = new ArrayList<>();
+      int count = 0;
       for (Scope s = this; s != null; s = s.parent) {
-        for (Source src : s.sources) {
-          if (src.relation != null && !out.contains(src.relation)) {
-            out.add(src.relation);
+        count += s.sources.size();
+      }
+      if (all == null || count != allSources) {
+        java.util.BitSet seen = new java.util.BitSet();
+        List<Integer> out = new ArrayList<>();
+        for (Scope s = this; s != null; s = s.parent) {
+          for (Source src : s.sources) {
+            if (src.relation != null && !seen.get(src.relation)) {
+              seen.set(src.relation);
+              out.add(src.relation);
+            }
           }
         }
+        all = List.copyOf(out);
+        allSources = count;
       }
-      return out;
+      return all;
     }
 
     List<Integer> localBase() {
+      java.util.BitSet seen = new java.util.BitSet();
       List<Integer> out = new ArrayList<>();
       for (Source src : sources) {
-        if (src.relation != null && !out.contains(src.relation)) {
+        if (src.relation != null && !seen.get(src.relation)) {
+          seen.set(src.relation);
           out.add(src.relation);
         }
       }

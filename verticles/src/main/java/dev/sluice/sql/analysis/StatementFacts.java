@@ -270,6 +270,7 @@ final class StatementFacts {
       scope.sources.add(new Source(alias(ps.getAlias()), null, null));
     } else if (f instanceof ParenthesedFromItem pf) {
       seen.put(pf, Boolean.TRUE);
+      int before = relations.size();
       from(pf.getFromItem(), scope);
       if (pf.getJoins() != null) {
         for (Join j : pf.getJoins()) {
@@ -284,6 +285,13 @@ final class StatementFacts {
         }
       }
       children(pf, scope, false, Set.of("fromItem", "joins", "alias"));
+      if (pf.getAlias() != null) {
+        // (a JOIN b) AS j: j is a whole row of both, and j(x, y, z) renames their columns by position
+        alias(pf.getAlias());
+        for (int i = before; i < relations.size(); i++) {
+          wholeRows.add(i);
+        }
+      }
     } else if (f instanceof Values v) {
       select(v, scope, false);
       scope.sources.add(new Source(alias(v.getAlias()), null, null));

@@ -136,6 +136,11 @@ class SqlAnalyzerTest {
     assertEquals(Set.of("customers"), wholeRows(a(LITE, "SELECT C.* FROM customers c")));
     // FROM t AS a(x, y, z) renames t's columns by position: t is read whole
     assertEquals(Set.of("customers"), wholeRows(a(PG, "SELECT e FROM customers AS c(i, n, e)")));
+    // so does a join alias: j is a whole row of both tables, and j(a, b, e) renames their columns
+    assertEquals(Set.of("customers", "orders"), wholeRows(a(PG,
+        "SELECT row_to_json(j) FROM (customers JOIN orders USING (id)) AS j")));
+    assertEquals(Set.of("customers", "orders"), wholeRows(a(PG,
+        "SELECT e FROM (customers c JOIN orders o ON c.id = o.id) AS t(a, b, e)")));
   }
 
   @Test

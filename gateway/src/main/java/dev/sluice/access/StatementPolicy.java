@@ -190,8 +190,8 @@ final class StatementPolicy {
     for (int i : a.wholeRows()) {
       int k = reads.keyOf[i];
       if (reads.restricted[k]) {
-        throw wholeRow(reads.table(k), "SELECT * over '" + reads.table(k)[1] + "' (or a whole-row reference to it) would "
-            + "include columns your policy denies");
+        throw wholeRow(reads.table(k), "SELECT * over '" + reads.table(k)[1] + "' (or a whole-row reference to it) "
+            + "would include columns your policy denies");
       }
     }
     // a token naming a denied column of a table the statement reads counts, wherever it stands

@@ -250,6 +250,11 @@ final class AdversarialShop implements AutoCloseable {
       }
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
     }
   }
 }

@@ -46,12 +46,24 @@ final class CompiledRules {
     return deniedColumns.stream().anyMatch(d -> matches(d[0], schema, table));
   }
 
+  /** How many deny_columns rules there are; rule {@code r} denies a column when both its patterns match. */
+  int deniedColumnRules() {
+    return deniedColumns.size();
+  }
+
+  boolean ruleTableMatches(int r, String schema, String table) {
+    return matches(deniedColumns.get(r)[0], schema, table);
+  }
+
+  /** @param column lower case */
+  boolean ruleColumnMatches(int r, String column) {
+    return deniedColumns.get(r)[1].matcher(column).matches();
+  }
+
+  /** The allow list for a refusal; the deny list stays out of it, since it names what the policy hides. */
   String allowDescription() {
     Set<String> out = new LinkedHashSet<>(rules.allow().isEmpty() ? List.of("every table") : rules.allow());
-    if (!rules.deny().isEmpty()) {
-      return out + " except " + rules.deny();
-    }
-    return out.toString();
+    return rules.deny().isEmpty() ? out.toString() : out + " except the tables your policy denies";
   }
 
   /** A pattern with a dot matches schema.table; without, the table name in any schema. */

@@ -127,11 +127,11 @@ final class StatementPolicy {
       }
     }
     String defaultSchema = engine.defaultSchema(connection);
-    List<String[]> tables = new ArrayList<>();
-    for (Relation r : a.relations()) {
-      String[] st = {r.schema() == null ? defaultSchema : r.schema(), r.name()};
-      tables.add(st);
-      if (r.function() || isGranted(st)) {
+    Reads reads = new Reads(a, defaultSchema);
+    for (int k = 0; k < reads.size(); k++) {
+      Relation r = reads.relation(k);
+      String[] st = reads.table(k);
+      if (r.function() || reads.granted[k]) {
         continue;
       }
       if (engine.catalogRelation(r.schema(), r.name())) {
@@ -139,10 +139,10 @@ final class StatementPolicy {
             "Use entity_details or discover_data: they apply your policy.");
       }
       if (!rules.tableAllowed(st[0], st[1])) {
+        // the deny list is not echoed: it names exactly the tables the policy hides
         throw denied("table '" + r.qualified() + "' is not allowed for principal '" + principal + "' on '"
             + connection.id() + "'", "Allowed: " + rules.allowDescription() + ". Use discover_data to find allowed "
-            + "tables.").with("table", r.qualified()).with("allowed", new JsonArray(rules.rules.allow()))
-            .with("denied", new JsonArray(rules.rules.deny()));
+            + "tables.").with("table", r.qualified()).with("allowed", new JsonArray(rules.rules.allow()));
       }
     }
     for (String type : a.types()) {
@@ -156,19 +156,31 @@ final class StatementPolicy {
             "Name the columns you need instead.");
       }
     }
-    for (ColumnUse col : a.columns()) {
+    // each column against each distinct table it may belong to, and only where a deny_columns rule
+    // could apply: work in the size of the statement, not in columns times relations
+    int[] seenBy = new int[reads.size()];
+    java.util.Arrays.fill(seenBy, -1);
+    List<ColumnUse> columns = a.columns();
+    for (int ci = 0; ci < columns.size(); ci++) {
+      ColumnUse col = columns.get(ci);
+      boolean[] denying = reads.rulesDenying(col.name());
+      boolean asFunction = col.qualifier() != null && col.relations().size() == 1;
+      if (denying == null && !asFunction) {
+        continue;
+      }
       for (int i : col.relations()) {
-        String[] t = tables.get(i);
-        if (isGranted(t)) {
+        int k = reads.keyOf[i];
+        if (seenBy[k] == ci || reads.granted[k]) {
           continue;
         }
-        if (rules.columnDenied(t[0], t[1], col.name())) {
+        seenBy[k] = ci;
+        String[] t = reads.table(k);
+        if (denying != null && Reads.overlap(reads.rulesOf[k], denying)) {
           throw denied("column '" + t[1] + "." + col.name() + "' is not allowed for principal '" + principal + "'",
               "Leave it out of the statement.").with("column", t[1] + "." + col.name());
         }
-        CatalogTable known = table(t);
-        if (col.qualifier() != null && col.relations().size() == 1 && known != null
-            && rules.hasDeniedColumns(t[0], t[1]) && column(known, col.name()) == null) {
+        CatalogTable known = asFunction && reads.restricted[k] ? table(t) : null;
+        if (known != null && column(known, col.name()) == null) {
           // PostgreSQL reads t.f as f(t) when t has no column f: a function of the whole row
           throw wholeRow(t, "'" + col.qualifier() + "." + col.name() + "' is no column of '" + t[1] + "' and would be "
               + "read as a function of its whole row");
@@ -176,32 +188,133 @@ final class StatementPolicy {
       }
     }
     for (int i : a.wholeRows()) {
-      String[] t = tables.get(i);
-      if (!isGranted(t) && rules.hasDeniedColumns(t[0], t[1])) {
-        throw wholeRow(t, "SELECT * over '" + t[1] + "' (or a whole-row reference to it) would include columns your policy "
-            + "denies");
+      int k = reads.keyOf[i];
+      if (reads.restricted[k]) {
+        throw wholeRow(reads.table(k), "SELECT * over '" + reads.table(k)[1] + "' (or a whole-row reference to it) "
+            + "would include columns your policy denies");
       }
     }
     // a token naming a denied column of a table the statement reads counts, wherever it stands
-    for (Token tok : a.tokens()) {
-      if (!tok.isName()) {
-        continue;
-      }
-      for (String[] t : tables) {
-        if (!isGranted(t) && rules.columnDenied(t[0], t[1], tok.value())) {
-          throw denied("column '" + t[1] + "." + tok.value() + "' is not allowed for principal '" + principal + "'",
-              "Leave it out of the statement (also as an alias).").with("column", t[1] + "." + tok.value());
+    if (reads.anyRestricted()) {
+      java.util.Set<String> checked = new java.util.HashSet<>();
+      for (Token tok : a.tokens()) {
+        if (!tok.isName() || !checked.add(tok.value().toLowerCase(Locale.ROOT))) {
+          continue;
+        }
+        boolean[] denying = reads.rulesDenying(tok.value());
+        for (int k = 0; denying != null && k < reads.size(); k++) {
+          if (!reads.granted[k] && Reads.overlap(reads.rulesOf[k], denying)) {
+            String[] t = reads.table(k);
+            throw denied("column '" + t[1] + "." + tok.value() + "' is not allowed for principal '" + principal + "'",
+                "Leave it out of the statement (also as an alias).").with("column", t[1] + "." + tok.value());
+          }
         }
       }
     }
     List<CatalogTable> views = new ArrayList<>();
-    for (String[] t : tables) {
+    for (int k = 0; k < reads.size(); k++) {
+      String[] t = reads.table(k);
       CatalogTable v = table(t);
-      if (v != null && "view".equals(v.kind()) && v.definition() != null && !via.contains(t[1]) && !isGranted(t)) {
+      if (v != null && "view".equals(v.kind()) && v.definition() != null && !via.contains(t[1]) && !reads.granted[k]) {
         views.add(v);
       }
     }
     return views;
+  }
+
+  /**
+   * The relations of one statement as distinct tables, in the order they first appear (a table read
+   * a thousand times is decided once), with which deny_columns rules apply to each. A governed
+   * statement is checked on an event loop, so every check here is linear in the statement.
+   */
+  private final class Reads {
+    private final List<Relation> relations;
+    /** relation index to distinct table index */
+    final int[] keyOf;
+    private final List<Integer> first = new ArrayList<>();
+    private final List<String[]> tables = new ArrayList<>();
+    final boolean[] granted;
+    /** has a deny_columns rule (and is not granted) */
+    final boolean[] restricted;
+    /** per distinct table, the deny_columns rules whose table pattern matches it */
+    final boolean[][] rulesOf;
+    private final java.util.Map<String, boolean[]> byColumn = new java.util.HashMap<>();
+
+    Reads(AnalysedStatement a, String defaultSchema) {
+      relations = a.relations();
+      keyOf = new int[relations.size()];
+      java.util.Map<String, Integer> index = new java.util.HashMap<>();
+      for (int i = 0; i < relations.size(); i++) {
+        Relation r = relations.get(i);
+        String[] st = {r.schema() == null ? defaultSchema : r.schema(), r.name()};
+        String key = (st[0] == null ? "" : st[0].toLowerCase(Locale.ROOT)) + "." + st[1].toLowerCase(Locale.ROOT)
+            + (r.function() ? "()" : "");
+        Integer k = index.get(key);
+        if (k == null) {
+          k = tables.size();
+          index.put(key, k);
+          tables.add(st);
+          first.add(i);
+        }
+        keyOf[i] = k;
+      }
+      int n = tables.size();
+      granted = new boolean[n];
+      restricted = new boolean[n];
+      rulesOf = new boolean[n][];
+      for (int k = 0; k < n; k++) {
+        String[] t = tables.get(k);
+        granted[k] = isGranted(t);
+        rulesOf[k] = new boolean[rules.deniedColumnRules()];
+        for (int r = 0; !granted[k] && r < rulesOf[k].length; r++) {
+          rulesOf[k][r] = rules.ruleTableMatches(r, t[0], t[1]);
+          restricted[k] |= rulesOf[k][r];
+        }
+      }
+    }
+
+    int size() {
+      return tables.size();
+    }
+
+    String[] table(int k) {
+      return tables.get(k);
+    }
+
+    Relation relation(int k) {
+      return relations.get(first.get(k));
+    }
+
+    boolean anyRestricted() {
+      for (boolean r : restricted) {
+        if (r) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** The deny_columns rules whose column pattern matches {@code column}; null when none does. */
+    boolean[] rulesDenying(String column) {
+      return byColumn.computeIfAbsent(column.toLowerCase(Locale.ROOT), c -> {
+        boolean[] out = new boolean[rules.deniedColumnRules()];
+        boolean any = false;
+        for (int r = 0; r < out.length; r++) {
+          out[r] = rules.ruleColumnMatches(r, c);
+          any |= out[r];
+        }
+        return any ? out : null;
+      });
+    }
+
+    static boolean overlap(boolean[] a, boolean[] b) {
+      for (int i = 0; i < a.length; i++) {
+        if (a[i] && b[i]) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   private SqlError wholeRow(String[] t, String what) {
@@ -218,14 +331,22 @@ final class StatementPolicy {
         : "Select these instead: " + String.join(", ", permitted)).with("permittedColumns", new JsonArray(permitted));
   }
 
+  /** The snapshot's tables by lower-case name, built on the first look-up. */
+  private java.util.Map<String, List<CatalogTable>> byName;
+
   /** The snapshot's table {schema, name}, or null. */
   private CatalogTable table(String[] t) {
     if (snapshot == null) {
       return null;
     }
-    for (CatalogTable table : snapshot.tables()) {
-      if (table.ref().name().equalsIgnoreCase(t[1]) && (table.ref().db() == null || t[0] == null
-          || table.ref().db().equalsIgnoreCase(t[0]))) {
+    if (byName == null) {
+      byName = new java.util.HashMap<>();
+      for (CatalogTable table : snapshot.tables()) {
+        byName.computeIfAbsent(table.ref().name().toLowerCase(Locale.ROOT), n -> new ArrayList<>()).add(table);
+      }
+    }
+    for (CatalogTable table : byName.getOrDefault(t[1].toLowerCase(Locale.ROOT), List.of())) {
+      if (table.ref().db() == null || t[0] == null || table.ref().db().equalsIgnoreCase(t[0])) {
         return table;
       }
     }

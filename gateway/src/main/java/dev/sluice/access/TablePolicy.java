@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -179,98 +180,75 @@ public final class TablePolicy {
         granted).check(a));
   }
 
+  private final Map<String, CatalogView> viewCache = new java.util.concurrent.ConcurrentHashMap<>();
+
   /**
-   * An engine error as a governed principal may see it: name suggestions and the engine's own hint
-   * can name tables and columns the policy hides ("did you mean payments?"), so suggestions are
-   * kept only when visible and a hint only when it names nothing hidden.
+   * What the principal may see of the connection's catalog; empty when no rules govern it there (it
+   * sees everything). Cached per principal and syncId; view definitions are followed off the event
+   * loop ({@link #prime}).
    */
-  public Future<SqlError> scrub(String principal, ConnectionConfig c, SqlError e) {
-    CompiledRules r = rules(principal, c.id());
-    if (r == null) {
-      return Future.succeededFuture(e);
+  public Future<Optional<CatalogView>> view(String principal, String connectionId) {
+    if (!governs(principal, connectionId)) {
+      return Future.succeededFuture(Optional.empty());
     }
-    return catalog.current(c.id()).map(s -> scrub(r, c, e, s.orElse(null))).otherwise(e);
+    if (catalog == null) {
+      return Future.succeededFuture(Optional.of(CatalogView.unknown()));
+    }
+    return catalog.current(connectionId).compose(s -> {
+      if (s.isEmpty()) {
+        return Future.succeededFuture(Optional.of(CatalogView.unknown()));
+      }
+      String key = principal + "/" + connectionId + "/" + s.get().syncId();
+      CatalogView cached = viewCache.get(key);
+      if (cached != null) {
+        return Future.succeededFuture(Optional.of(cached));
+      }
+      return prime(principal, List.of(s.get())).map(v -> {
+        viewCache.keySet().removeIf(old -> old.startsWith(principal + "/" + connectionId + "/"));
+        CatalogView view = new CatalogView(s.get(), visible(principal, s.get()));
+        viewCache.put(key, view);
+        return Optional.of(view);
+      });
+    });
   }
 
-  private SqlError scrub(CompiledRules r, ConnectionConfig c, SqlError e, CatalogSnapshot s) {
-    JsonArray suggestions = e.details().getJsonArray("suggestions");
+  /**
+   * An engine error as a governed principal may see it: name suggestions and the engine's own hint
+   * can name tables and columns the policy hides ("did you mean payments?", "perhaps you meant
+   * customers.email"), so a suggestion is kept only when it names something the catalog tools show
+   * the principal, any other detail is dropped when it names something hidden, and such a message
+   * is replaced. Without a snapshot no suggestion is kept.
+   */
+  public Future<SqlError> scrub(String principal, ConnectionConfig c, SqlError e) {
+    if (!governs(principal, c.id())) {
+      return Future.succeededFuture(e);
+    }
+    return view(principal, c.id()).map(v -> scrub(e, v.orElseThrow()))
+        .otherwise(err -> scrub(e, CatalogView.unknown()));
+  }
+
+  private static SqlError scrub(SqlError e, CatalogView view) {
+    JsonObject details = e.details();
+    JsonArray suggestions = details.getJsonArray("suggestions");
     if (suggestions != null) {
       JsonArray kept = new JsonArray();
       for (Object o : suggestions) {
         String name = o instanceof JsonObject j ? j.getString("correction") : String.valueOf(o);
-        if (name != null && !hidden(r, c, s, name)) {
+        if (view.visibleName(name)) {
           kept.add(o);
         }
       }
-      e.details().put("suggestions", kept);
+      details.put("suggestions", kept);
     }
-    String hint = e.details().getString("hint");
-    if (hint != null && mentionsHidden(r, c, s, hint)) {
-      e.details().remove("hint");
+    for (String key : new ArrayList<>(details.fieldNames())) {
+      if (details.getValue(key) instanceof String text && view.mentionsHidden(text)) {
+        details.remove(key);
+      }
     }
-    if (mentionsHidden(r, c, s, e.getMessage())) {
+    if (view.mentionsHidden(e.getMessage())) {
       return new SqlError(e.type(), "the statement refers to a table or column that does not exist or that your "
-          + "policy hides", e.details());
+          + "policy hides", details);
     }
     return e;
   }
-
-  /** Whether a table or column name is hidden from this principal on the connection. */
-  private boolean hidden(CompiledRules r, ConnectionConfig c, CatalogSnapshot s, String name) {
-    String bare = name.contains(".") ? name.substring(name.lastIndexOf('.') + 1) : name;
-    String defaultSchema = Engines.of(c.driver()).defaultSchema(c);
-    if (s == null) {
-      return true;
-    }
-    for (CatalogTable t : s.tables()) {
-      String schema = t.ref().db() == null ? defaultSchema : t.ref().db();
-      if (t.ref().name().equalsIgnoreCase(bare) && !r.tableAllowed(schema, t.ref().name())) {
-        return true;
-      }
-      for (CatalogColumn col : t.columns()) {
-        if (col.name().equalsIgnoreCase(bare) && r.columnDenied(schema, t.ref().name(), col.name())) {
-          return true;
-        }
-      }
-    }
-    return !r.tableAllowed(defaultSchema, bare) && s.tables().stream().anyMatch(t -> t.ref().name()
-        .equalsIgnoreCase(bare));
-  }
-
-  private boolean mentionsHidden(CompiledRules r, ConnectionConfig c, CatalogSnapshot s, String text) {
-    if (text == null || s == null) {
-      return false;
-    }
-    String lower = text.toLowerCase(Locale.ROOT);
-    String defaultSchema = Engines.of(c.driver()).defaultSchema(c);
-    for (CatalogTable t : s.tables()) {
-      String schema = t.ref().db() == null ? defaultSchema : t.ref().db();
-      boolean tableHidden = !r.tableAllowed(schema, t.ref().name());
-      if (tableHidden && containsWord(lower, t.ref().name().toLowerCase(Locale.ROOT))) {
-        return true;
-      }
-      for (CatalogColumn col : t.columns()) {
-        if ((tableHidden || r.columnDenied(schema, t.ref().name(), col.name()))
-            && containsWord(lower, col.name().toLowerCase(Locale.ROOT))) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private static boolean containsWord(String text, String word) {
-    int i = text.indexOf(word);
-    while (i >= 0) {
-      boolean before = i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1)) && text.charAt(i - 1) != '_';
-      int end = i + word.length();
-      boolean after = end >= text.length() || !Character.isLetterOrDigit(text.charAt(end)) && text.charAt(end) != '_';
-      if (before && after) {
-        return true;
-      }
-      i = text.indexOf(word, i + 1);
-    }
-    return false;
-  }
-
 }

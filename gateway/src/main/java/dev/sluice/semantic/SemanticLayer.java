@@ -2,6 +2,7 @@ package dev.sluice.semantic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.sluice.access.CatalogView;
 import dev.sluice.catalog.CatalogColumn;
 import dev.sluice.catalog.CatalogSnapshot;
 import dev.sluice.catalog.CatalogTable;
@@ -66,6 +67,61 @@ public final class SemanticLayer {
       }
     }
     return new SemanticLayer(out, problems);
+  }
+
+  /**
+   * The layer as a governed principal may see it ({@code view}: its part of the catalog): a source
+   * over a table the view does not show is gone, and so are the dimensions, measures, segments and
+   * joins that read a hidden column or a gone source, descriptions and problems that name something
+   * hidden. sl_read_source, sl_query (and its "did you mean" suggestions) and discover_data read
+   * this layer, so they show the principal what entity_details would.
+   */
+  public SemanticLayer visibleIn(CatalogView view) {
+    Map<String, SemanticSource> out = new LinkedHashMap<>();
+    for (SemanticSource s : sources.values()) {
+      if (view.table(s.table()) != null) {
+        out.put(s.name(), s);
+      }
+    }
+    Map<String, SemanticSource> visible = new LinkedHashMap<>();
+    for (SemanticSource s : out.values()) {
+      Map<String, SemanticSource.Dimension> dims = new LinkedHashMap<>();
+      s.dimensions().forEach((k, d) -> {
+        if (fieldVisible(view, s.table(), d.column(), d.expr())) {
+          dims.put(k, new SemanticSource.Dimension(d.name(), d.column(), d.expr(), d.type(), d.granularities(),
+              shown(view, d.description())));
+        }
+      });
+      Map<String, SemanticSource.Measure> ms = new LinkedHashMap<>();
+      s.measures().forEach((k, m) -> {
+        if (fieldVisible(view, s.table(), m.column(), m.expr())) {
+          ms.put(k, new SemanticSource.Measure(m.name(), m.agg(), m.column(), m.expr(), m.numerator(),
+              m.denominator(), shown(view, m.description()), m.format()));
+        }
+      });
+      ms.values().removeIf(m -> m.agg().equals("ratio")
+          && (!ms.containsKey(m.numerator()) || !ms.containsKey(m.denominator())));
+      Map<String, SemanticSource.Segment> segs = new LinkedHashMap<>();
+      s.segments().forEach((k, g) -> {
+        if (!view.mentionsHidden(g.filter())) {
+          segs.put(k, new SemanticSource.Segment(g.name(), g.filter(), shown(view, g.description())));
+        }
+      });
+      List<SemanticSource.Join> joins = s.joins().stream().filter(j -> out.containsKey(j.to())
+          && view.columnVisible(s.table(), j.local()) && view.columnVisible(out.get(j.to()).table(), j.remote()))
+          .toList();
+      visible.put(s.name(), new SemanticSource(s.name(), s.table(), shown(view, s.description()), joins, dims, ms,
+          segs));
+    }
+    return new SemanticLayer(visible, problems.stream().filter(p -> !view.mentionsHidden(p)).toList());
+  }
+
+  private static boolean fieldVisible(CatalogView view, String table, String column, String expr) {
+    return (column == null || view.columnVisible(table, column)) && !view.mentionsHidden(expr);
+  }
+
+  private static String shown(CatalogView view, String text) {
+    return view.mentionsHidden(text) ? null : text;
   }
 
   static SemanticSource parse(JsonNode n, String file) {

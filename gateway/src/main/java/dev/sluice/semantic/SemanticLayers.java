@@ -1,5 +1,6 @@
 package dev.sluice.semantic;
 
+import dev.sluice.access.TablePolicy;
 import dev.sluice.catalog.CatalogSnapshot;
 import dev.sluice.tools.CatalogAccess;
 import io.vertx.core.Future;
@@ -64,6 +65,15 @@ public final class SemanticLayers {
       cache.put(connectionId, new Cached(id, layer));
       return layer;
     }, false));
+  }
+
+  /**
+   * The connection's layer as {@code principal} may see it: the whole layer when no table policy
+   * governs it there, else {@link SemanticLayer#visibleIn} its catalog view.
+   */
+  public Future<SemanticLayer> of(String connectionId, String principal, TablePolicy policy) {
+    return of(connectionId).compose(layer -> policy.view(principal, connectionId)
+        .map(view -> view.map(layer::visibleIn).orElse(layer)));
   }
 
   public Optional<SemanticLayer> cached(String connectionId) {

@@ -63,7 +63,8 @@ public final class SlQueryTool implements Tool {
     int limit = Math.min(args.getInteger("limit", c.maxRowsDefault()), c.maxRowsCeiling());
     ctx.progress(0, null, "compiling");
     String schema = c.schemas().isEmpty() || c.driver() != Driver.POSTGRES ? null : c.schemas().get(0);
-    return layers.of(c.id())
+    // compiled against what the caller may see, so unknown-field suggestions name only visible fields
+    return layers.of(c.id(), ctx.principal(), directory.policy())
         .map(layer -> {
           if (layer.sources().isEmpty()) {
             throw new SqlError(ErrorType.NOT_FOUND, "connection '" + c.id() + "' has no semantic layer"

@@ -36,7 +36,8 @@ public final class SlReadSourceTool implements Tool {
   public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
     ConnectionConfig c = SlQueryTool.connection(directory, args.getString("connectionId"), ctx.principal());
     String name = args.getString("source");
-    return layers.of(c.id()).map(layer -> {
+    // a governed caller reads the layer without what its table policy hides (sources, fields, joins)
+    return layers.of(c.id(), ctx.principal(), directory.policy()).map(layer -> {
       SemanticSource s = layer.sources().get(name);
       if (s == null) {
         List<String> near = NameSuggester.similar(name, layer.sources().keySet());

@@ -1,17 +1,24 @@
 package dev.sluice.tools;
 
 import dev.sluice.catalog.CatalogSnapshot;
+import dev.sluice.config.ConnectionConfig;
 import dev.sluice.discovery.DiscoveryIndex;
 import dev.sluice.mcp.tool.Tool;
 import dev.sluice.mcp.tool.ToolContext;
 import dev.sluice.mcp.tool.ToolResult;
 import dev.sluice.mcp.tool.ToolSpec;
+import dev.sluice.semantic.SemanticLayer;
+import dev.sluice.semantic.SemanticLayers;
+import dev.sluice.semantic.SemanticSource;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * discover_data: one ranked list of wiki pages, tables and columns for a natural-language query.
@@ -41,15 +48,21 @@ public final class DiscoverDataTool implements Tool {
     Set<String> kinds = new LinkedHashSet<>();
     args.getJsonArray("kinds", new JsonArray()).forEach(k -> kinds.add(String.valueOf(k)));
     int limit = args.getInteger("limit", 15);
+    Map<String, SemanticLayer> layers = new ConcurrentHashMap<>();
     return source.current().compose(built -> directory.policy().prime(ctx.principal(), built.snapshots().values())
-        .map(v -> built)).map(built -> {
+        .compose(v -> visibleLayers(ctx.principal(), layers)).map(v -> built)).map(built -> {
       // hidden tables and columns are dropped after ranking, so ask for more than the limit
       List<DiscoveryIndex.Hit> hits = built.index().search(args.getString("query"), scope, kinds, limit * 3).stream()
-          .filter(h -> visible(h, ctx.principal(), built)).limit(limit).toList();
+          .filter(h -> visible(h, ctx.principal(), built, layers)).limit(limit).toList();
       JsonArray refs = new JsonArray();
       StringBuilder text = new StringBuilder();
       for (DiscoveryIndex.Hit h : hits) {
         JsonObject ref = ref(h);
+        SemanticLayer layer = layers.get(String.valueOf(h.entry().connectionId()));
+        if (h.entry().kind().startsWith("sl_") && layer != null) {
+          // the index holds the whole layer: summary and snippet come from what the caller may see
+          semanticRef(ref, h, layer);
+        }
         if ("table".equals(h.entry().kind()) && "name".equals(h.matchedOn())
             && directory.policy().governs(ctx.principal(), h.entry().connectionId())) {
           // the stored snippet lists column names; a governed principal sees only its own
@@ -82,8 +95,30 @@ public final class DiscoverDataTool implements Tool {
     });
   }
 
-  private boolean visible(DiscoveryIndex.Hit h, String principal, DiscoverySource.Built built) {
+  /**
+   * The semantic layer of each connection the caller is governed on, as it may see it (sources over
+   * hidden tables and fields over hidden columns taken out); ungoverned connections are left out.
+   */
+  private Future<Void> visibleLayers(String principal, Map<String, SemanticLayer> out) {
+    SemanticLayers all = source.semantic();
+    if (all == null) {
+      return Future.succeededFuture();
+    }
+    List<Future<?>> loads = new ArrayList<>();
+    for (ConnectionConfig c : directory.all(principal)) {
+      if (directory.policy().governs(principal, c.id())) {
+        loads.add(all.of(c.id(), principal, directory.policy()).onSuccess(l -> out.put(c.id(), l)));
+      }
+    }
+    return Future.all(loads).mapEmpty();
+  }
+
+  private boolean visible(DiscoveryIndex.Hit h, String principal, DiscoverySource.Built built,
+      Map<String, SemanticLayer> layers) {
     var e = h.entry();
+    if (e.kind().startsWith("sl_") && directory.policy().governs(principal, String.valueOf(e.connectionId()))) {
+      return semanticVisible(e.kind(), e.id(), layers.get(e.connectionId()));
+    }
     if (e.tableRef() == null) {
       return true;
     }
@@ -94,6 +129,41 @@ public final class DiscoverDataTool implements Tool {
     return e.columnName() == null
         ? directory.policy().tableVisible(principal, e.connectionId(), e.tableRef())
         : directory.policy().columnVisible(principal, e.connectionId(), e.tableRef(), e.columnName());
+  }
+
+  /** Whether a semantic source, measure or dimension id is in the caller's layer. */
+  private static boolean semanticVisible(String kind, String id, SemanticLayer layer) {
+    if (layer == null) {
+      return false;
+    }
+    int dot = id.indexOf('.');
+    SemanticSource src = layer.sources().get(dot < 0 ? id : id.substring(0, dot));
+    if (src == null || dot < 0) {
+      return src != null;
+    }
+    String field = id.substring(dot + 1);
+    return kind.equals("sl_measure") ? src.measures().containsKey(field) : src.dimensions().containsKey(field);
+  }
+
+  /** Summary and snippet of a semantic ref from the caller's layer (the indexed ones may name hidden fields). */
+  private static void semanticRef(JsonObject ref, DiscoveryIndex.Hit h, SemanticLayer layer) {
+    String id = h.entry().id();
+    int dot = id.indexOf('.');
+    SemanticSource src = layer.sources().get(dot < 0 ? id : id.substring(0, dot));
+    if (dot < 0) {
+      List<String> fields = new ArrayList<>(src.measures().keySet());
+      fields.addAll(src.dimensions().keySet());
+      ref.put("summary", src.description())
+          .put("snippet", fields.isEmpty() ? null : String.join(", ", fields.subList(0, Math.min(5, fields.size()))));
+      return;
+    }
+    String field = id.substring(dot + 1);
+    String description = h.entry().kind().equals("sl_measure") ? src.measures().get(field).description()
+        : src.dimensions().get(field).description();
+    ref.put("summary", description);
+    if ("description".equals(h.matchedOn())) {
+      ref.put("snippet", description);
+    }
   }
 
   static JsonObject ref(DiscoveryIndex.Hit h) {

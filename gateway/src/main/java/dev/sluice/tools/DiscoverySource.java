@@ -43,6 +43,11 @@ public final class DiscoverySource {
     this.connections = List.copyOf(connections);
   }
 
+  /** The semantic layers searched too, or null when none were added. */
+  public dev.sluice.semantic.SemanticLayers semantic() {
+    return semantic;
+  }
+
   public WikiStore wiki() {
     return wiki;
   }

@@ -27,7 +27,16 @@ public final class TestGateway implements AutoCloseable {
   }
 
   public static TestGateway start(SluiceConfig config, Consumer<McpFeatures> extra) throws Exception {
-    Gateway g = Gateway.start(config, io.vertx.core.Vertx.vertx(), true, extra)
+    return start(config, io.vertx.core.Vertx.vertx(), extra);
+  }
+
+  /**
+   * A gateway on a Vert.x instance the test made (e.g. with a tight blocked-thread check); the
+   * gateway owns it and closes it on {@link #close()}.
+   */
+  public static TestGateway start(SluiceConfig config, io.vertx.core.Vertx vertx, Consumer<McpFeatures> extra)
+      throws Exception {
+    Gateway g = Gateway.start(config, vertx, true, extra)
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     return new TestGateway(g);
   }

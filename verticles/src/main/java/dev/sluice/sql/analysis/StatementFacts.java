@@ -73,21 +73,31 @@ final class StatementFacts {
       this.parent = parent;
     }
 
+    /**
+     * Whether {@code name} (as {@link #name} resolved it) is a CTE here. Names compare exactly: a
+     * quoted PostgreSQL "PAYMENTS" does not shadow payments. Where the engine ignores case (MySQL
+     * CTE names, SQLite) a name in other case counts as the table: refused, never missed.
+     */
     boolean cte(String name) {
       for (Scope s = this; s != null; s = s.parent) {
-        if (s.ctes.containsKey(name.toLowerCase(Locale.ROOT))) {
+        if (s.ctes.containsKey(name)) {
           return true;
         }
       }
       return false;
     }
 
-    /** The nearest source called {@code name} (alias, or table name when it has none). */
+    /**
+     * The nearest source called {@code name} (alias, or table name when it has none). Names compare
+     * exactly, as {@link #name} resolved them: PostgreSQL "C" and c, MySQL C and c are two aliases.
+     * Where the engine ignores case (SQLite) a name in other case is not found, and the callers then
+     * count it against every relation in scope.
+     */
     Source find(String name) {
       for (Scope s = this; s != null; s = s.parent) {
         for (int i = s.sources.size() - 1; i >= 0; i--) {
           Source src = s.sources.get(i);
-          if (name.equalsIgnoreCase(src.alias) || src.alias == null && name.equalsIgnoreCase(src.name)) {
+          if (name.equals(src.alias) || src.alias == null && name.equals(src.name)) {
             return src;
           }
         }
@@ -95,23 +105,42 @@ final class StatementFacts {
       return null;
     }
 
-    /** Base relations in this scope and every enclosing one. */
+    private List<Integer> all;
+    private int allSources = -1;
+
+    /**
+     * Base relations in this scope and every enclosing one. Every unqualified column gets this list,
+     * so it is built once per state of the scope chain (sources are only ever appended) and shared:
+     * thousands of columns over thousands of relations cost neither quadratic time nor memory.
+     */
     List<Integer> allBase() {
-      List<Integer> out = new ArrayList<>();
+      int count = 0;
       for (Scope s = this; s != null; s = s.parent) {
-        for (Source src : s.sources) {
-          if (src.relation != null && !out.contains(src.relation)) {
-            out.add(src.relation);
+        count += s.sources.size();
+      }
+      if (all == null || count != allSources) {
+        java.util.BitSet seen = new java.util.BitSet();
+        List<Integer> out = new ArrayList<>();
+        for (Scope s = this; s != null; s = s.parent) {
+          for (Source src : s.sources) {
+            if (src.relation != null && !seen.get(src.relation)) {
+              seen.set(src.relation);
+              out.add(src.relation);
+            }
           }
         }
+        all = List.copyOf(out);
+        allSources = count;
       }
-      return out;
+      return all;
     }
 
     List<Integer> localBase() {
+      java.util.BitSet seen = new java.util.BitSet();
       List<Integer> out = new ArrayList<>();
       for (Source src : sources) {
-        if (src.relation != null && !out.contains(src.relation)) {
+        if (src.relation != null && !seen.get(src.relation)) {
+          seen.set(src.relation);
           out.add(src.relation);
         }
       }
@@ -148,16 +177,16 @@ final class StatementFacts {
       if (recursive) {
         // WITH RECURSIVE makes every name of the list visible in every body
         for (WithItem<?> w : with) {
-          scope.ctes.put(name(w.getAliasName()).toLowerCase(Locale.ROOT), Boolean.TRUE);
+          scope.ctes.put(name(w.getAliasName()), Boolean.TRUE);
         }
       }
       for (WithItem<?> w : with) {
         seen.put(w, Boolean.TRUE);
         children(w, scope, false, Set.of("alias", "withItemList"));
         // without RECURSIVE a body cannot see its own name: there it means the table
-        scope.ctes.put(name(w.getAliasName()).toLowerCase(Locale.ROOT), Boolean.TRUE);
+        scope.ctes.put(name(w.getAliasName()), Boolean.TRUE);
       }
-      declared.addAll(scope.ctes.keySet());
+      scope.ctes.keySet().forEach(n -> declared.add(n.toLowerCase(Locale.ROOT)));
     }
     if (s instanceof PlainSelect p) {
       plain(p, scope, existsList);
@@ -241,6 +270,7 @@ final class StatementFacts {
       scope.sources.add(new Source(alias(ps.getAlias()), null, null));
     } else if (f instanceof ParenthesedFromItem pf) {
       seen.put(pf, Boolean.TRUE);
+      int before = relations.size();
       from(pf.getFromItem(), scope);
       if (pf.getJoins() != null) {
         for (Join j : pf.getJoins()) {
@@ -255,6 +285,13 @@ final class StatementFacts {
         }
       }
       children(pf, scope, false, Set.of("fromItem", "joins", "alias"));
+      if (pf.getAlias() != null) {
+        // (a JOIN b) AS j: j is a whole row of both, and j(x, y, z) renames their columns by position
+        alias(pf.getAlias());
+        for (int i = before; i < relations.size(); i++) {
+          wholeRows.add(i);
+        }
+      }
     } else if (f instanceof Values v) {
       select(v, scope, false);
       scope.sources.add(new Source(alias(v.getAlias()), null, null));
@@ -274,6 +311,10 @@ final class StatementFacts {
     } else {
       relations.add(new Relation(schema, name, false));
       src = new Source(alias, name, relations.size() - 1);
+      if (t.getAlias() != null && t.getAlias().getAliasColumns() != null && !t.getAlias().getAliasColumns().isEmpty()) {
+        // FROM t AS a(x, y, z) renames t's columns by position: x may be any of them, so t is read whole
+        wholeRows.add(src.relation);
+      }
     }
     scope.sources.add(src);
     children(t, scope, false, Set.of("alias", "partItems", "partDelimiters", "database"));

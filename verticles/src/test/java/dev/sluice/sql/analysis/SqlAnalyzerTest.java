@@ -121,6 +121,28 @@ class SqlAnalyzerTest {
         "a star over a derived table exposes what it selected, analysed there");
   }
 
+  /** Found by the adversarial policy tests: each of these read customers.email or payments for a governed principal. */
+  @Test
+  void namesCompareAsTheEngineResolvesThem() {
+    // PostgreSQL "C" and c (and MySQL C and c) are two aliases: c.* is customers
+    assertEquals(Set.of("customers"), wholeRows(a(PG, "SELECT c.* FROM customers c, orders \"C\"")));
+    assertEquals(Set.of("customers"), wholeRows(a(PG, "SELECT row_to_json(c) FROM customers c, orders \"C\"")));
+    assertEquals(Set.of("customers"), wholeRows(a(MY, "SELECT c.* FROM customers c, orders C")));
+    // a quoted CTE name in other case does not shadow the table
+    assertEquals(Set.of("payments"), relations(a(PG, "WITH \"PAYMENTS\" AS (SELECT 1 AS id) SELECT * FROM payments")));
+    assertEquals(Set.of(), relations(a(PG, "WITH Payments AS (SELECT 1 AS id) SELECT * FROM PAYMENTS")));
+    // where the engine ignores case the name counts as the table: refused, never missed
+    assertEquals(Set.of("payments"), relations(a(MY, "WITH PAYMENTS AS (SELECT 1 AS id) SELECT * FROM payments")));
+    assertEquals(Set.of("customers"), wholeRows(a(LITE, "SELECT C.* FROM customers c")));
+    // FROM t AS a(x, y, z) renames t's columns by position: t is read whole
+    assertEquals(Set.of("customers"), wholeRows(a(PG, "SELECT e FROM customers AS c(i, n, e)")));
+    // so does a join alias: j is a whole row of both tables, and j(a, b, e) renames their columns
+    assertEquals(Set.of("customers", "orders"), wholeRows(a(PG,
+        "SELECT row_to_json(j) FROM (customers JOIN orders USING (id)) AS j")));
+    assertEquals(Set.of("customers", "orders"), wholeRows(a(PG,
+        "SELECT e FROM (customers c JOIN orders o ON c.id = o.id) AS t(a, b, e)")));
+  }
+
   @Test
   void everyClauseIsSearched() {
     AnalysedStatement a = a(PG, "SELECT count(*) FILTER (WHERE card_number > '1') OVER (PARTITION BY cvv "

@@ -155,7 +155,7 @@ final class AttackRunner {
       return null;
     }
     boolean isError = result.getBoolean("isError", false);
-    JsonObject s = result.getJsonObject("structuredContent");
+    JsonObject s = isError ? dev.sluice.testing.McpHttpClient.errorBody(result) : null;
     String type = s == null ? null : s.getString("error_type");
     if (isError && (type == null || type.isBlank())) {
       problems.add(where + ": a tool error without error_type: " + snippet(body));

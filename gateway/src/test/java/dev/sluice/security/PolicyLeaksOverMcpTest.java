@@ -76,7 +76,7 @@ class PolicyLeaksOverMcpTest {
       problems.add(where + ": JSON-RPC error " + AttackRunner.snippet(body));
       return new JsonObject();
     }
-    JsonObject s = result.getJsonObject("structuredContent", new JsonObject());
+    JsonObject s = result.getBoolean("isError", false) ? McpHttpClient.errorBody(result) : new JsonObject();
     if (result.getBoolean("isError", false) && (s.getString("error_type") == null
         || "internal_error".equals(s.getString("error_type")))) {
       problems.add(where + ": error without a proper error_type " + AttackRunner.snippet(body));

@@ -25,22 +25,23 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(OnnxTextEmbedder.class);
 
-  static final String MODEL = "/all-minilm-l6-v2-q.onnx";
-  static final String TOKENIZER = "/all-minilm-l6-v2-q-tokenizer.json";
+  static final String TOKENIZER = EmbeddingModel.MINILM_L6_Q.tokenizer;
   /** The model's own truncation (tokenizer.json); catalog texts are written to fit well under it. */
   static final int MAX_TOKENS = 128;
-  static final int DIMENSION = 384;
-
+  private final EmbeddingModel spec;
+  private final int dimension;
   private final OrtEnvironment env;
   private final OrtSession session;
   private final WordPieceTokenizer tokenizer;
   private final boolean typeIds;
 
-  private OnnxTextEmbedder(OrtEnvironment env, OrtSession session, WordPieceTokenizer tokenizer) {
+  private OnnxTextEmbedder(EmbeddingModel spec, OrtEnvironment env, OrtSession session, WordPieceTokenizer tokenizer) {
+    this.spec = spec;
     this.env = env;
     this.session = session;
     this.tokenizer = tokenizer;
     this.typeIds = session.getInputNames().contains("token_type_ids");
+    this.dimension = embedOne("dimension probe").length;
   }
 
   /**
@@ -50,8 +51,13 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
    * @param threads ONNX Runtime intra-op threads; embedding competes with serving for the cores
    */
   public static Optional<TextEmbedder> load(int threads) {
-    try (InputStream model = OnnxTextEmbedder.class.getResourceAsStream(MODEL);
-         InputStream vocab = OnnxTextEmbedder.class.getResourceAsStream(TOKENIZER)) {
+    return load(EmbeddingModel.MINILM_L6_Q, threads);
+  }
+
+  /** Another model (the benchmark compares them); empty when its files or ONNX Runtime are missing. */
+  public static Optional<TextEmbedder> load(EmbeddingModel spec, int threads) {
+    try (InputStream model = OnnxTextEmbedder.class.getResourceAsStream(spec.onnx);
+         InputStream vocab = OnnxTextEmbedder.class.getResourceAsStream(spec.tokenizer)) {
       if (model == null || vocab == null) {
         LOG.warn("the sentence-embedding model is not on the class path; discovery runs without its dense lane");
         return Optional.empty();
@@ -63,7 +69,7 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
       options.setIntraOpNumThreads(Math.max(1, threads));
       options.setInterOpNumThreads(1);
       options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-      return Optional.of(new OnnxTextEmbedder(env, env.createSession(bytes, options), tokenizer));
+      return Optional.of(new OnnxTextEmbedder(spec, env, env.createSession(bytes, options), tokenizer));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (OrtException | UnsatisfiedLinkError | NoClassDefFoundError e) {
@@ -76,12 +82,17 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
 
   @Override
   public String modelId() {
-    return "minilm-l6-v2-q.mean.t" + MAX_TOKENS;
+    return spec.id + ".t" + MAX_TOKENS;
   }
 
   @Override
   public int dimension() {
-    return DIMENSION;
+    return dimension;
+  }
+
+  @Override
+  public float[] query(String text) {
+    return embedOne(spec.queryPrefix + text);
   }
 
   /**
@@ -94,7 +105,7 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
   public float[][] embed(List<String> texts) {
     float[][] vectors = new float[texts.size()][];
     for (int i = 0; i < vectors.length; i++) {
-      vectors[i] = embedOne(texts.get(i));
+      vectors[i] = embedOne(spec.documentPrefix + texts.get(i));
     }
     return vectors;
   }
@@ -115,7 +126,7 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
              ? Map.of("input_ids", idT, "attention_mask", maskT, "token_type_ids", typeT)
              : Map.of("input_ids", idT, "attention_mask", maskT))) {
       float[][][] hidden = (float[][][]) out.get(0).getValue();
-      return meanPooled(hidden[0], tokens.length);
+      return spec.clsPooling ? Vectors.normalized(hidden[0][0].clone()) : meanPooled(hidden[0], tokens.length);
     } catch (OrtException e) {
       throw new IllegalStateException("embedding failed: " + e.getMessage(), e);
     }

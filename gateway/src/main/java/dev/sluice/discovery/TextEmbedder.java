@@ -13,6 +13,11 @@ public interface TextEmbedder {
 
   int dimension();
 
-  /** One vector per text, in order, each of length {@link #dimension()} and L2 norm 1. */
+  /** One vector per document text, in order, each of length {@link #dimension()} and L2 norm 1. */
   float[][] embed(List<String> texts);
+
+  /** The vector of a search query (some models expect queries phrased apart from documents). */
+  default float[] query(String text) {
+    return embed(List.of(text))[0];
+  }
 }

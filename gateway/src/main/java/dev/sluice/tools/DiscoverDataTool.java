@@ -48,7 +48,8 @@ public final class DiscoverDataTool implements Tool {
                       .put("score", new JsonObject().put("type", "number").put("minimum", 0).put("maximum", 1))
                       .put("summary", Schemas.nullable("string"))
                       .put("snippet", Schemas.nullable("string"))
-                      .put("matchedOn", Schemas.string()))
+                      .put("matchedOn", Schemas.string())
+                      .put("lanes", Schemas.arrayOf(Schemas.string())))
                   .put("required", new JsonArray().add("kind").add("id").add("score").add("matchedOn")))))
           .put("required", new JsonArray().add("refs")),
       ToolSpec.readOnlyAnnotations("Discover data", true));
@@ -74,9 +75,10 @@ public final class DiscoverDataTool implements Tool {
     args.getJsonArray("kinds", new JsonArray()).forEach(k -> kinds.add(String.valueOf(k)));
     int limit = args.getInteger("limit", 15);
     return source.current().compose(built -> directory.policy().prime(ctx.principal(), built.snapshots().values())
-        .map(v -> built)).map(built -> {
+        .map(v -> built)).compose(built -> source.search(built, args.getString("query"), scope, kinds, limit * 3)
+        .map(ranked -> {
       // hidden tables and columns are dropped after ranking, so ask for more than the limit
-      List<DiscoveryIndex.Hit> hits = built.index().search(args.getString("query"), scope, kinds, limit * 3).stream()
+      List<DiscoveryIndex.Hit> hits = ranked.stream()
           .filter(h -> visible(h, ctx.principal(), built)).limit(limit).toList();
       JsonArray refs = new JsonArray();
       StringBuilder text = new StringBuilder();
@@ -111,7 +113,7 @@ public final class DiscoverDataTool implements Tool {
         text.append("No matches. Try other words, a table or column name, or dictionary_search for a literal value.");
       }
       return ToolResult.of(out, text.toString().trim());
-    });
+    }));
   }
 
   private boolean visible(DiscoveryIndex.Hit h, String principal, DiscoverySource.Built built) {
@@ -135,7 +137,8 @@ public final class DiscoverDataTool implements Tool {
         .put("score", Math.round(h.score() * 10_000) / 10_000.0)
         .put("summary", h.summary())
         .put("snippet", h.snippet())
-        .put("matchedOn", h.matchedOn());
+        .put("matchedOn", h.matchedOn())
+        .put("lanes", new JsonArray(h.lanes().stream().map(l -> l.wireName()).toList()));
     if (h.entry().connectionId() != null) {
       ref.put("connectionId", h.entry().connectionId());
     }

@@ -227,7 +227,8 @@ public final class DiscoveryIndex {
         rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds));
       }
       if (lanes.contains(Lane.TYPO)) {
-        rrf.add(Lane.TYPO, tablesFirst(lane(fuzzy(unknownWords(text)), filter), connections, kinds));
+        // a misspelt name points at that one column: no table is lifted above it
+        rrf.add(Lane.TYPO, lane(fuzzy(unknownWords(text)), filter));
       }
       if (lanes.contains(Lane.DENSE) && dense != null && !text.isBlank()) {
         float[] q = queries.query(text);

@@ -46,8 +46,11 @@ public final class SlQueryTool implements Tool {
                   + ">=, in, not_in, contains, like, not_like, is_null, is_not_null) or expression strings such as "
                   + "\"orders.status IN ('paid', 'shipped') AND orders.ordered_at >= '2024-01-01'\" "
                   + "(comparisons with literal values, BETWEEN, LIKE, IS NULL, AND, OR, NOT; values are bound, never "
-                  + "spliced)"))
+                  + "spliced). Relative time: {field, op: \"during\", value: \"last 30 days\"} (today, yesterday, "
+                  + "this|last|previous week|month|quarter|year, last N days|weeks|months|quarters|years)"))
               .put("segments", new JsonObject().put("type", "array"))
+              .put("as_of", new JsonObject().put("type", "string").put("maxLength", 40).put("description",
+                  "Count relative time ranges from this date or timestamp instead of now, e.g. 2025-06-15"))
               .put("order_by", new JsonObject().put("type", "array"))
               .put("limit", new JsonObject().put("type", "integer").put("minimum", 1))
               .put("timezone", new JsonObject().put("type", "string").put("description",
@@ -118,6 +121,9 @@ public final class SlQueryTool implements Tool {
             ctx.progress(3, null, "fetched " + r.getInteger("rowCount", 0) + " rows");
             r.put("connectionId", c.id()).put("sql", q.sql()).put("parameters", q.params()).put("fields", q.fields())
                 .put("timezone", q.zone().name());
+            if (!q.ranges().isEmpty()) {
+              r.put("ranges", q.ranges());
+            }
             return ToolResult.of(r, ResultText.render(r) + "\n\nSQL: " + q.sql());
           });
         });

@@ -69,9 +69,11 @@ final class DenseLane {
       throw new IllegalArgumentException("query vector has " + query.length + " dimensions, the lane " + dimension);
     }
     float[] score = new float[present.length];
+    boolean[] ok = new boolean[present.length];
     java.util.Arrays.fill(score, Float.NEGATIVE_INFINITY);
     for (int i = 0; i < present.length; i++) {
-      if (present[i]) {
+      ok[i] = allowed.test(i);
+      if (present[i] && (ok[i] || parent[i] >= 0)) {
         score[i] = Vectors.dot(query, matrix, i);
       }
     }
@@ -84,7 +86,7 @@ final class DenseLane {
     PriorityQueue<Scored> top = new PriorityQueue<>((a, b) -> Float.compare(a.score(), b.score()));
     for (int i = 0; i < score.length; i++) {
       float s = score[i];
-      if (s < MIN_SIMILARITY || !allowed.test(i)) {
+      if (s < MIN_SIMILARITY || !ok[i]) {
         continue;
       }
       if (top.size() < depth) {

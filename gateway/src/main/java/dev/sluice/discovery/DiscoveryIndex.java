@@ -287,7 +287,16 @@ public final class DiscoveryIndex {
     if (kinds != null && !kinds.isEmpty() && !kinds.contains(e.kind())) {
       return false;
     }
-    return connections == null || e.scope().isEmpty() || e.scope().stream().anyMatch(connections::contains);
+    if (connections == null || e.scope().isEmpty()) {
+      return true;
+    }
+    // a plain loop: this runs for every entry of every dense search
+    for (String c : e.scope()) {
+      if (connections.contains(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -410,6 +410,33 @@ class SemanticLayerOverMcpTest {
         .put("filters", new JsonArray().add(filter))).getJsonObject("result");
   }
 
+  /** The worked example of the server instructions and the research guide, step by step. */
+  @Test
+  void theWorkedExampleOfTheInstructionsWorksAsWritten() throws Exception {
+    McpHttpClient c = gw.client();
+    c.initialize(ProtocolRevision.LATEST);
+    JsonArray refs = c.callTool("discover_data", new JsonObject().put("query", "revenue per country last month")
+        .put("connectionId", "lite").put("limit", 5)).getJsonObject("result").getJsonObject("structuredContent")
+        .getJsonArray("refs");
+    List<String> top = refs.stream().map(o -> ((JsonObject) o).getString("kind") + ":" + ((JsonObject) o)
+        .getString("id")).toList();
+    assertTrue(top.contains("sl_measure:orders.revenue"), top.toString());
+    assertTrue(top.contains("column:customers.country"), top.toString());
+    JsonObject orders = c.callTool("sl_read_source", new JsonObject().put("connectionId", "lite")
+        .put("source", "orders")).getJsonObject("result").getJsonObject("structuredContent");
+    assertTrue(orders.getJsonArray("joins").encode().contains("customers"), orders.encode());
+    JsonObject r = c.callTool("sl_query", new JsonObject().put("connectionId", "lite")
+        .put("measures", new JsonArray().add("orders.revenue")).put("dimensions", new JsonArray().add("customers.country"))
+        .put("filters", new JsonArray().add(new JsonObject().put("field", "orders.ordered_at").put("op", "during")
+            .put("value", "previous month")))
+        .put("order_by", new JsonArray().add(new JsonObject().put("id", "orders.revenue").put("desc", true)))
+        .put("as_of", "2025-07-10")).getJsonObject("result");
+    assertFalse(r.getBoolean("isError"), r.encode());
+    assertFalse(r.getJsonObject("structuredContent").getJsonArray("rows").isEmpty(), r.encode());
+    assertEquals("2025-06-01 00:00:00", r.getJsonObject("structuredContent").getJsonArray("ranges").getJsonObject(0)
+        .getString("from"));
+  }
+
   @Test
   void relativeRangesAreReportedResolvedAndBadOnesRefusedByName() throws Exception {
     McpHttpClient c = gw.client();

@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gives discovery indexes their dense lane. The model loads once, in the background, on this
- * object's own thread; that thread also embeds what the cache lacks, one job at a time, so bulk
+ * Gives discovery indexes their dense lane. The model loads once, when the first index is built
+ * (after the start-up scan, so it does not slow the boot), on this object's own thread; that thread also embeds what the cache lacks, one job at a time, so bulk
  * embedding never takes more than one core from serving. A small change (a rescan that touched a
  * few tables, a new wiki page) is embedded at once by the caller's worker thread; a large one (the
  * first scan of a big catalog) is embedded in the background while searches use the vectors that
@@ -30,7 +30,10 @@ public final class Meaning implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
-  private final CompletableFuture<Optional<Loaded>> loaded;
+  private final StateStore store;
+  private final Supplier<Optional<TextEmbedder>> model;
+  /** Loading starts with the first index (after the start-up scan), not with the gateway's boot. */
+  private CompletableFuture<Optional<Loaded>> loaded;
   private final AtomicReference<Runnable> pending = new AtomicReference<>();
 
   private record Loaded(VectorCache cache, TextEmbedder queries) {}
@@ -40,13 +43,21 @@ public final class Meaning implements AutoCloseable {
    * @param model loads the model; empty when this platform cannot run it
    */
   public Meaning(StateStore store, Supplier<Optional<TextEmbedder>> model) {
-    this.loaded = CompletableFuture.supplyAsync(() -> {
-      long t0 = System.nanoTime();
-      Optional<Loaded> l = model.get().map(m -> new Loaded(new VectorCache(store, m), new RecentQueries(m)));
-      l.ifPresent(x -> LOG.info("discovery: sentence-embedding model {} loaded in {} ms", x.cache().model().modelId(),
-          (System.nanoTime() - t0) / 1_000_000));
-      return l;
-    }, thread);
+    this.store = store;
+    this.model = model;
+  }
+
+  private synchronized CompletableFuture<Optional<Loaded>> loaded() {
+    if (loaded == null) {
+      loaded = CompletableFuture.supplyAsync(() -> {
+        long t0 = System.nanoTime();
+        Optional<Loaded> l = model.get().map(m -> new Loaded(new VectorCache(store, m), new RecentQueries(m)));
+        l.ifPresent(x -> LOG.info("discovery: sentence-embedding model {} loaded in {} ms",
+            x.cache().model().modelId(), (System.nanoTime() - t0) / 1_000_000));
+        return l;
+      }, thread);
+    }
+    return loaded;
   }
 
   /** The product's model: quantized all-MiniLM-L6-v2 on one ONNX Runtime thread. */
@@ -60,7 +71,7 @@ public final class Meaning implements AutoCloseable {
    * is handed to {@code later} once the background job is done.
    */
   public DiscoveryIndex attach(DiscoveryIndex index, Consumer<DiscoveryIndex> later) {
-    Optional<Loaded> l = loaded.join();
+    Optional<Loaded> l = loaded().join();
     if (l.isEmpty()) {
       return index;
     }
@@ -100,8 +111,11 @@ public final class Meaning implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     thread.shutdownNow();
+    if (loaded == null) {
+      return;
+    }
     loaded.thenAccept(l -> l.ifPresent(x -> {
       if (x.cache().model() instanceof AutoCloseable c) {
         try {

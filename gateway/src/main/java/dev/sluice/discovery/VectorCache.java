@@ -34,7 +34,10 @@ public final class VectorCache {
   /** The group entries as last read or written, by group: their version and vectors. */
   private final Map<String, Group> groups = new ConcurrentHashMap<>();
 
-  private record Group(String version, Map<String, float[]> vectors) {}
+  private record Group(String version, Map<String, Stored> vectors) {}
+
+  /** A vector and the text it was decoded from: saved again as that text, never re-encoded. */
+  private record Stored(float[] vector, String text) {}
 
   /** What one {@link #vectors} call did. */
   public record Stats(int entries, int reused, int embedded, long embedMs) {}
@@ -63,22 +66,22 @@ public final class VectorCache {
     int embedded = 0;
     long started = System.nanoTime();
     for (Map.Entry<String, List<Integer>> g : byGroup.entrySet()) {
-      Map<String, float[]> known = load(g.getKey());
-      Map<String, float[]> current = new HashMap<>();
+      Map<String, Stored> known = load(g.getKey());
+      Map<String, Stored> current = new HashMap<>();
       List<Integer> missing = new ArrayList<>();
       for (int i : g.getValue()) {
         if (entries.get(i).meaning().isEmpty()) {
           continue; // nothing to embed: the entry has no vector
         }
         String hash = hash(entries.get(i).meaning());
-        float[] v = known.get(hash);
+        Stored v = known.get(hash);
         if (v == null) {
           v = current.get(hash);
         }
         if (v == null) {
           missing.add(i);
         } else {
-          out[i] = v;
+          out[i] = v.vector();
           current.put(hash, v);
           reused++;
         }
@@ -87,9 +90,11 @@ public final class VectorCache {
         List<Integer> part = missing.subList(from, Math.min(missing.size(), from + 64));
         float[][] fresh = model.embed(part.stream().map(i -> entries.get(i).meaning()).toList());
         for (int j = 0; j < part.size(); j++) {
-          float[] v = VectorCodec.roundTrip(fresh[j]);
+          // used as decoded from its stored text, so a restart or another node gets the same floats
+          String text = VectorCodec.encode(fresh[j]);
+          float[] v = VectorCodec.decode(text, model.dimension());
           out[part.get(j)] = v;
-          current.put(hash(entries.get(part.get(j)).meaning()), v);
+          current.put(hash(entries.get(part.get(j)).meaning()), new Stored(v, text));
         }
         embedded += part.size();
         if (embedded % LOG_EVERY < 64 && embedded >= LOG_EVERY) {
@@ -110,8 +115,9 @@ public final class VectorCache {
   public float[][] cached(List<DiscoveryEntry> entries) {
     float[][] out = new float[entries.size()][];
     for (int i = 0; i < entries.size(); i++) {
-      out[i] = entries.get(i).meaning().isEmpty() ? null
+      Stored v = entries.get(i).meaning().isEmpty() ? null
           : load(group(entries.get(i))).get(hash(entries.get(i).meaning()));
+      out[i] = v == null ? null : v.vector();
     }
     return out;
   }
@@ -128,13 +134,13 @@ public final class VectorCache {
     return StateStore.checkKey(group + "." + model.modelId());
   }
 
-  private Map<String, float[]> load(String group) {
+  private Map<String, Stored> load(String group) {
     String version = store.version(AREA, key(group)).orElse("");
     Group g = groups.get(group);
     if (g != null && g.version().equals(version)) {
       return g.vectors();
     }
-    Map<String, float[]> vectors = new HashMap<>();
+    Map<String, Stored> vectors = new HashMap<>();
     store.get(AREA, key(group)).ifPresent(e -> {
       for (String line : e.text().split("\n")) {
         int space = line.indexOf(' ');
@@ -142,7 +148,8 @@ public final class VectorCache {
           continue;
         }
         try {
-          vectors.put(line.substring(0, space), VectorCodec.decode(line.substring(space + 1), model.dimension()));
+          String text = line.substring(space + 1);
+          vectors.put(line.substring(0, space), new Stored(VectorCodec.decode(text, model.dimension()), text));
         } catch (IllegalArgumentException bad) {
           // a damaged line only costs its vector: the text is embedded again
           LOG.warn("discovery: skipped a damaged cached vector in {}/{}: {}", AREA, key(group), bad.getMessage());
@@ -153,9 +160,9 @@ public final class VectorCache {
     return vectors;
   }
 
-  private void save(String group, Map<String, float[]> vectors) {
+  private void save(String group, Map<String, Stored> vectors) {
     StringBuilder b = new StringBuilder(vectors.size() * 560);
-    vectors.forEach((hash, v) -> b.append(hash).append(' ').append(VectorCodec.encode(v)).append('\n'));
+    vectors.forEach((hash, v) -> b.append(hash).append(' ').append(v.text()).append('\n'));
     store.put(AREA, key(group), b.toString());
     groups.put(group, new Group(store.version(AREA, key(group)).orElse(""), vectors));
   }

@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
@@ -399,51 +398,9 @@ public final class DiscoveryIndex {
   }
 
   private static Hit hit(DiscoveryEntry e, double score, Set<Lane> lanes, Set<String> queryTerms, String query) {
-    String matchedOn = lanes.equals(EnumSet.of(Lane.DENSE)) && !sharesAny(e, queryTerms) ? MEANING
-        : matchedOn(e, queryTerms);
+    String matchedOn = MatchedOn.of(e, lanes, queryTerms);
     return new Hit(e, score, matchedOn, e.description(), Snippets.of(e, matchedOn, queryTerms, query),
         List.copyOf(lanes));
   }
 
-  /** matchedOn of an entry only the dense lane found and that shares no word with the query. */
-  public static final String MEANING = "meaning";
-
-  private static boolean sharesAny(DiscoveryEntry e, Set<String> queryTerms) {
-    return shares(Identifiers.words(e.name()), queryTerms) || shares(Identifiers.words(e.tableName()), queryTerms)
-        || shares(Identifiers.words(String.join(" ", e.columnNames())), queryTerms)
-        || shares(e.description(), queryTerms) || e.samples().stream().anyMatch(x -> shares(x, queryTerms))
-        || shares(e.body(), queryTerms);
-  }
-
-  /** The first stored field, in the order name, description/comment, sample value, body, that shares a term. */
-  static String matchedOn(DiscoveryEntry e, Set<String> queryTerms) {
-    if (shares(Identifiers.words(e.name()), queryTerms) || shares(Identifiers.words(e.tableName()), queryTerms)
-        || shares(Identifiers.words(String.join(" ", e.columnNames())), queryTerms)) {
-      return "name";
-    }
-    if (shares(e.description(), queryTerms)) {
-      return e.describedBy();
-    }
-    for (String s : e.samples()) {
-      if (shares(s, queryTerms)) {
-        return "sample_value";
-      }
-    }
-    if (shares(e.body(), queryTerms)) {
-      return "body";
-    }
-    return "name";
-  }
-
-  static boolean shares(String text, Set<String> queryTerms) {
-    if (text == null || text.isBlank()) {
-      return false;
-    }
-    for (String t : Analyzers.terms(Analyzers.LEXICAL, "x", text.toLowerCase(Locale.ROOT))) {
-      if (queryTerms.contains(t)) {
-        return true;
-      }
-    }
-    return false;
-  }
 }

@@ -163,6 +163,9 @@ public final class DiscoveryBench {
   }
 
   private static void latency(String label, DiscoveryIndex index, List<String> texts, int queries, Set<Lane> lanes) {
+    // start each measurement from a collected heap: embedding a catalog leaves garbage whose
+    // collection would otherwise land in the first measurement only
+    usedHeapAfterGc();
     Histogram h = new Histogram(3_600_000_000L, 3);
     int warmup = 500;
     for (int i = 0; i < queries + warmup; i++) {

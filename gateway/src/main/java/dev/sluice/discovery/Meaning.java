@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gives discovery indexes their dense lane. The model loads once, when the first index is built
- * (after the start-up scan, so it does not slow the boot), on this object's own thread; that thread also embeds what the cache lacks, one job at a time, so bulk
+ * (the first discover_data or wiki_search call, so it does not slow the boot), on this object's
+ * own thread; that thread also embeds what the cache lacks, one job at a time, so bulk
  * embedding never takes more than one core from serving. A small change (a rescan that touched a
  * few tables, a new wiki page) is embedded at once by the caller's worker thread; a large one (the
  * first scan of a big catalog) is embedded in the background while searches use the vectors that

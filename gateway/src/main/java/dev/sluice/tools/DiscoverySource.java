@@ -23,9 +23,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * rebuilt only when a snapshot's syncId, the wiki's version or a layer changes. Building runs on
  * a worker thread; concurrent callers during a rebuild may build twice, which is wasted work but
  * never a wrong answer. With {@link Meaning} the index gets its dense lane: vectors come from the
- * state store's cache, and what is new is embedded in the background (one job at a time, on its
- * own thread) — started as soon as a scan or an ingest run finishes on this node, or on the next
- * call otherwise. Until a job ends, searches use the vectors that exist.
+ * state store's cache, and what is new is embedded (inline when few, else in the background, one
+ * job at a time on its own thread) — as soon as a scan or an ingest run finishes on this node once
+ * discovery has been used here, else on the next call. Until a background job ends, searches use
+ * the vectors that exist.
  */
 public final class DiscoverySource {
 
@@ -44,12 +45,20 @@ public final class DiscoverySource {
 
   /**
    * Adds the dense lane, and refreshes the index (so embedding starts) whenever a scan or an
-   * ingest run finishes on this node.
+   * ingest run finishes on this node — once discovery has been used here: a node that never
+   * serves discover_data or wiki_search never loads the model (130 MB) nor spends the CPU, and the
+   * boot's own scan does not compete with the first calls for the cores.
    */
   public void withMeaning(Meaning m) {
     this.meaning = m;
-    vertx.eventBus().localConsumer(CatalogBus.SCANNED, msg -> current());
-    vertx.eventBus().localConsumer(IngestBus.CHANGED, msg -> current());
+    vertx.eventBus().localConsumer(CatalogBus.SCANNED, msg -> refreshIfUsed());
+    vertx.eventBus().localConsumer(IngestBus.CHANGED, msg -> refreshIfUsed());
+  }
+
+  private void refreshIfUsed() {
+    if (latest.get() != null) {
+      current();
+    }
   }
 
   /**
@@ -105,6 +114,12 @@ public final class DiscoverySource {
         && cur.index().embedded() >= b.index().embedded() && cur.index().hasMeaning() ? cur : b);
   }
 
+  /** A background embedding job's result: taken only while its content is still the current one. */
+  private void completed(Built b) {
+    latest.updateAndGet(cur -> cur != null && cur.identity().equals(b.identity())
+        && cur.index().embedded() < b.index().embedded() ? b : cur);
+  }
+
   public Future<Built> current() {
     List<Future<Optional<CatalogSnapshot>>> loads = new ArrayList<>();
     connections.forEach(c -> loads.add(catalog.current(c.id())));
@@ -144,7 +159,7 @@ public final class DiscoverySource {
         DiscoveryIndex index = DiscoveryIndex.build(DiscoveryEntries.of(snapshots, wiki.all(), sl));
         Meaning m = meaning;
         Built lexical = new Built(id, index, List.copyOf(unscanned), java.util.Map.copyOf(byId));
-        Built built = m == null ? lexical : lexical.withIndex(m.attach(index, done -> offer(lexical.withIndex(done))));
+        Built built = m == null ? lexical : lexical.withIndex(m.attach(index, done -> completed(lexical.withIndex(done))));
         offer(built);
         return built;
       }, false);

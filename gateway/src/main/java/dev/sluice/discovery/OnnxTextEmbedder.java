@@ -34,6 +34,13 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
   private final OrtSession session;
   private final WordPieceTokenizer tokenizer;
   private final boolean typeIds;
+  /**
+   * Runs hold the read side, close the write side: closing the session while a run is inside
+   * ONNX Runtime frees memory the run still uses (a native crash, seen when a gateway stopped in
+   * the middle of a background embedding job).
+   */
+  private final java.util.concurrent.locks.ReadWriteLock lifecycle = new java.util.concurrent.locks.ReentrantReadWriteLock();
+  private boolean closed;
 
   private OnnxTextEmbedder(EmbeddingModel spec, OrtEnvironment env, OrtSession session, WordPieceTokenizer tokenizer) {
     this.spec = spec;
@@ -111,6 +118,18 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
   }
 
   private float[] embedOne(String text) {
+    lifecycle.readLock().lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("the embedding model is closed");
+      }
+      return run(text);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  private float[] run(String text) {
     int[] tokens = tokenizer.encode(text, MAX_TOKENS);
     long[] ids = new long[tokens.length];
     long[] mask = new long[tokens.length];
@@ -145,10 +164,16 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
 
   @Override
   public void close() {
+    lifecycle.writeLock().lock();
     try {
-      session.close();
+      if (!closed) {
+        closed = true;
+        session.close();
+      }
     } catch (OrtException e) {
       LOG.debug("closing the embedding session: {}", e.getMessage());
+    } finally {
+      lifecycle.writeLock().unlock();
     }
   }
 }

@@ -46,6 +46,26 @@ class OnnxTextEmbedderTest {
   }
 
   @Test
+  void closingWhileAnotherThreadEmbedsWaitsForItsRunAndRefusesTheNext() throws Exception {
+    OnnxTextEmbedder own = (OnnxTextEmbedder) OnnxTextEmbedder.load(1).orElseThrow();
+    java.util.concurrent.atomic.AtomicReference<Throwable> ended = new java.util.concurrent.atomic.AtomicReference<>();
+    Thread worker = new Thread(() -> {
+      try {
+        for (int i = 0; i < 10_000; i++) {
+          own.embed(List.of("text number " + i + " about refunds, invoices and warehouses"));
+        }
+      } catch (Throwable t) {
+        ended.set(t);
+      }
+    });
+    worker.start();
+    Thread.sleep(200);
+    own.close();
+    worker.join(30_000);
+    assertTrue(ended.get() instanceof IllegalStateException, String.valueOf(ended.get()));
+  }
+
+  @Test
   void closerMeaningsScoreHigher() {
     float[][] v = embedder.embed(List.of("how much do employees earn per year",
         "salary history: annual base pay per employee", "warehouse capacity in cubic metres"));

@@ -9,6 +9,8 @@ import java.util.List;
  *
  * @param scope connections a wiki page is limited to (empty: all); for tables and columns, theirs
  * @param describedBy "comment" for schema objects, "description" for wiki summaries
+ * @param meaning what the dense lane embeds: the entry described in a few plain words
+ *     ({@link MeaningTexts}); its hash keys the vector cache
  */
 public record DiscoveryEntry(
     String kind,
@@ -24,4 +26,5 @@ public record DiscoveryEntry(
     String nativeType,
     List<String> columnNames,
     String body,
-    List<String> scope) {}
+    List<String> scope,
+    String meaning) {}

@@ -1,18 +1,16 @@
 package dev.sluice.discovery;
 
-import dev.sluice.catalog.CatalogColumn;
 import dev.sluice.catalog.CatalogSnapshot;
-import dev.sluice.catalog.CatalogTable;
 import dev.sluice.wiki.WikiPage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
@@ -40,24 +38,31 @@ import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * One in-memory Lucene index over tables, columns and wiki pages, searched by two lanes fused
- * with Reciprocal Rank Fusion: a lexical lane (BM25 over stemmed names, comments, sample values,
- * page text) and a fuzzy lane for the query words the catalog does not contain (edit distance and
- * character trigrams over the split names, which survive typos and partial words). Immutable once built; built per catalog/wiki identity by the caller.
+ * Discovery over tables, columns, wiki pages and the semantic layer: three lanes, each ranking on
+ * its own, fused with Reciprocal Rank Fusion at equal weights ({@link Rrf}). Lexical: BM25 over
+ * stemmed names, comments, sample values and page text (an in-memory Lucene index). Typo: edit
+ * distance and character trigrams over the split names, for the query words the catalog does not
+ * contain. Dense: sentence embeddings of each entry's {@link MeaningTexts meaning text}, for
+ * questions in other words than the schema's ({@link DenseLane}). Immutable once built; the dense
+ * lane is added by {@link #withMeaning} once the vectors exist. Searching a dense index embeds the
+ * query: call from a worker thread.
  */
 public final class DiscoveryIndex {
 
-  /** RRF's constant: damps the head so agreement between lanes beats one lane's top rank. */
-  static final int RRF_K = 60;
   /**
-   * The fuzzy lane counts half: it only ever searches words the lexical lane does not know, and a
-   * near-miss spelling is weaker evidence than a word the catalog actually contains.
+   * Each lane contributes its top N to the fusion. Deeper ranks only add noise to RRF: on the
+   * frozen tune set 20 ranked better than 100 (docs/catalog.md).
    */
-  static final double FUZZY_WEIGHT = 0.5;
-  /** Each lane contributes its top N to the fusion. */
-  static final int LANE_DEPTH = 100;
+  static final int LANE_DEPTH = 20;
+  /**
+   * A lexical hit scoring under this share of the lane's best is left out of the fusion: it
+   * matched on a common word only, and in RRF every ranked entry counts.
+   */
+  static final double LEXICAL_FLOOR = 0.3;
   /** Sample values indexed per column; more would let one wide column match everything. */
   static final int SAMPLES_INDEXED = 50;
+  /** Longest query text worked on; the rest of a longer one is ignored. */
+  static final int MAX_QUERY_CHARS = 1_000;
 
   private static final Map<String, Float> LEXICAL_FIELDS = new LinkedHashMap<>();
 
@@ -69,18 +74,41 @@ public final class DiscoveryIndex {
     // a literal found among a column's sampled values is rare and telling, but the field is long
     LEXICAL_FIELDS.put("samples", 2.0f);
     LEXICAL_FIELDS.put("body", 1.0f);
+    // the dense lane's text, identifiers spelled out ("dob" as "date of birth"): words of it count
+    // at half weight, so a question in plain words still meets a terse name
+    LEXICAL_FIELDS.put("meaning", 0.5f);
   }
 
   private final List<DiscoveryEntry> entries;
   private final IndexSearcher searcher;
+  private final DenseLane dense;
+  private final TextEmbedder queries;
+  private final int[] parents;
 
-  private DiscoveryIndex(List<DiscoveryEntry> entries, IndexSearcher searcher) {
+  private DiscoveryIndex(List<DiscoveryEntry> entries, IndexSearcher searcher, DenseLane dense, TextEmbedder queries) {
     this.entries = entries;
+    this.parents = parents(entries);
     this.searcher = searcher;
+    this.dense = dense;
+    this.queries = queries;
   }
 
   public int size() {
     return entries.size();
+  }
+
+  public List<DiscoveryEntry> entries() {
+    return entries;
+  }
+
+  /** True when the dense lane is there (the model loaded and the vectors were computed). */
+  public boolean hasMeaning() {
+    return dense != null;
+  }
+
+  /** Entries with a meaning vector. */
+  public int embedded() {
+    return dense == null ? 0 : dense.embedded();
   }
 
   /** Indexes every table and column of the snapshots and every wiki page. Blocking (CPU). */
@@ -91,40 +119,11 @@ public final class DiscoveryIndex {
   /** @param semantic each connection's semantic layer (sources, measures, dimensions are indexed too) */
   public static DiscoveryIndex build(List<CatalogSnapshot> snapshots, List<WikiPage> pages,
       Map<String, dev.sluice.semantic.SemanticLayer> semantic) {
-    List<DiscoveryEntry> entries = new ArrayList<>();
-    semantic.forEach((conn, layer) -> layer.sources().values().forEach(src -> {
-      List<String> fields = new ArrayList<>(src.measures().keySet());
-      fields.addAll(src.dimensions().keySet());
-      entries.add(new DiscoveryEntry("sl_source", src.name(), conn, null, null, src.name() + " " + src.table(), null,
-          src.description(), "description", List.of(), null, fields, null, List.of(conn)));
-      src.measures().values().forEach(m -> entries.add(new DiscoveryEntry("sl_measure", src.name() + "." + m.name(),
-          conn, null, null, m.name(), src.name(), m.description(), "description", List.of(),
-          m.expr() != null ? m.agg() + "(" + m.expr() + ")" : m.agg().equals("ratio")
-              ? m.numerator() + " / " + m.denominator() : m.agg() + "(" + (m.column() == null ? "*" : m.column()) + ")",
-          List.of(), null, List.of(conn))));
-      src.dimensions().values().forEach(d -> entries.add(new DiscoveryEntry("sl_dimension", src.name() + "." + d.name(),
-          conn, null, null, d.name(), src.name(), d.description(), "description", List.of(),
-          d.name() + " (" + d.type() + ")", List.of(), null, List.of(conn))));
-    }));
-    for (CatalogSnapshot s : snapshots) {
-      for (CatalogTable t : s.tables()) {
-        List<String> columnNames = t.columns().stream().map(CatalogColumn::name).toList();
-        entries.add(new DiscoveryEntry("table", t.ref().display(), s.connectionId(), t.ref(), null,
-            t.ref().name(), null, t.comment(), "comment", List.of(), null, columnNames, null,
-            List.of(s.connectionId())));
-        for (CatalogColumn c : t.columns()) {
-          entries.add(new DiscoveryEntry("column", t.ref().display() + "." + c.name(), s.connectionId(), t.ref(),
-              c.name(), c.name(), t.ref().name(), c.comment(), "comment", c.sampleValues(), c.nativeType(),
-              List.of(), null, List.of(s.connectionId())));
-        }
-      }
-    }
-    for (WikiPage p : pages) {
-      String name = p.title() + " " + p.key() + " " + String.join(" ", p.tags());
-      entries.add(new DiscoveryEntry("wiki", p.key(), null, null, null, name, null,
-          p.summary().isEmpty() ? null : p.summary(), "description", List.of(), null, List.of(), p.body(),
-          p.connections()));
-    }
+    return build(DiscoveryEntries.of(snapshots, pages, semantic));
+  }
+
+  /** The lexical and typo lanes over {@code entries}. Blocking (CPU). */
+  public static DiscoveryIndex build(List<DiscoveryEntry> entries) {
     try {
       ByteBuffersDirectory dir = new ByteBuffersDirectory();
       PerFieldAnalyzerWrapper analyzer = new PerFieldAnalyzerWrapper(Analyzers.LEXICAL,
@@ -134,10 +133,24 @@ public final class DiscoveryIndex {
           w.addDocument(document(i, entries.get(i)));
         }
       }
-      return new DiscoveryIndex(entries, new IndexSearcher(DirectoryReader.open(dir)));
+      return new DiscoveryIndex(List.copyOf(entries), new IndexSearcher(DirectoryReader.open(dir)), null, null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * This index plus the dense lane.
+   *
+   * @param vectors one per entry, in {@link #entries()} order; null for an entry not embedded yet
+   * @param queryEmbedder embeds queries (the same model as the vectors)
+   */
+  public DiscoveryIndex withMeaning(float[][] vectors, TextEmbedder queryEmbedder) {
+    if (vectors.length != entries.size()) {
+      throw new IllegalArgumentException(vectors.length + " vectors for " + entries.size() + " entries");
+    }
+    return new DiscoveryIndex(entries, searcher, new DenseLane(vectors, queryEmbedder.dimension(), parents),
+        queryEmbedder);
   }
 
   private static Document document(int ord, DiscoveryEntry e) {
@@ -169,11 +182,19 @@ public final class DiscoveryIndex {
     if (e.body() != null) {
       d.add(new TextField("body", e.body(), Field.Store.NO));
     }
+    if (!e.meaning().isEmpty()) {
+      d.add(new TextField("meaning", e.meaning(), Field.Store.NO));
+    }
     return d;
   }
 
-  /** One ranked result. */
-  public record Hit(DiscoveryEntry entry, double score, String matchedOn, String summary, String snippet) {}
+  /**
+   * One ranked result.
+   *
+   * @param lanes the lanes that ranked it, in {@link Lane} order
+   */
+  public record Hit(DiscoveryEntry entry, double score, String matchedOn, String summary, String snippet,
+      List<Lane> lanes) {}
 
   /**
    * @param connectionId limit tables/columns to this connection and wiki pages to unscoped ones
@@ -188,26 +209,93 @@ public final class DiscoveryIndex {
    * @param connections limit tables/columns to these connections and wiki pages to unscoped ones
    *     and those scoped to one of them; null searches everything
    */
-  public List<Hit> search(String query, java.util.Collection<String> connections, Set<String> kinds, int limit) {
-    String text = Identifiers.words(query);
+  public List<Hit> search(String query, Collection<String> connections, Set<String> kinds, int limit) {
+    return search(query, connections, kinds, limit, EnumSet.allOf(Lane.class));
+  }
+
+  /** The search with only {@code lanes} taking part (the benchmark measures each lane alone). */
+  public List<Hit> search(String query, Collection<String> connections, Set<String> kinds, int limit,
+      Set<Lane> lanes) {
+    String raw = query.length() > MAX_QUERY_CHARS ? query.substring(0, MAX_QUERY_CHARS) : query;
+    String text = Identifiers.words(raw);
     List<String> lexicalTerms = Analyzers.terms(Analyzers.LEXICAL, "name", text);
-    String unknown = unknownWords(text);
     Query filter = filter(connections, kinds);
     try {
-      Map<Integer, Double> fused = new HashMap<>();
-      fuse(fused, lane(lexical(lexicalTerms), filter), 1.0);
-      fuse(fused, lane(fuzzy(unknown), filter), FUZZY_WEIGHT);
-      double best = (1.0 + FUZZY_WEIGHT) / (RRF_K + 1);
+      Rrf rrf = new Rrf();
+      if (lanes.contains(Lane.LEXICAL)) {
+        rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds));
+      }
+      if (lanes.contains(Lane.TYPO)) {
+        // a misspelt name points at that one column: no table is lifted above it
+        rrf.add(Lane.TYPO, lane(fuzzy(unknownWords(text)), filter));
+      }
+      if (lanes.contains(Lane.DENSE) && dense != null && !text.isBlank()) {
+        float[] q = queries.query(text);
+        rrf.add(Lane.DENSE, dense.rank(q, ord -> allowed(entries.get(ord), connections, kinds), LANE_DEPTH));
+      }
       Set<String> queryTerms = new HashSet<>(lexicalTerms);
-      return fused.entrySet().stream()
-          .sorted(Map.Entry.<Integer, Double>comparingByValue().reversed()
-              .thenComparing(Map.Entry.comparingByKey()))
-          .limit(limit)
-          .map(en -> hit(entries.get(en.getKey()), Math.min(1.0, en.getValue() / best), queryTerms, query))
+      return rrf.top(limit).stream()
+          .map(f -> hit(entries.get(f.ord()), f.score(), f.lanes(), queryTerms, raw))
           .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * A lexical ranking where a table comes right before its first-ranked column when it was not
+   * ranked above it already: the same rule the dense lane applies by score, so that the lanes
+   * agree on tables.
+   */
+  private List<Integer> tablesFirst(List<Integer> ranked, Collection<String> connections, Set<String> kinds) {
+    List<Integer> out = new ArrayList<>(ranked.size() + 8);
+    Set<Integer> seen = new HashSet<>();
+    for (int ord : ranked) {
+      int p = parents[ord];
+      if (p >= 0 && !seen.contains(p) && allowed(entries.get(p), connections, kinds)) {
+        out.add(p);
+        seen.add(p);
+      }
+      if (seen.add(ord)) {
+        out.add(ord);
+      }
+    }
+    return out.subList(0, Math.min(out.size(), LANE_DEPTH));
+  }
+
+  /** For each column entry the ordinal of its table's entry; -1 for the other kinds. */
+  static int[] parents(List<DiscoveryEntry> entries) {
+    Map<String, Integer> tables = new java.util.HashMap<>();
+    for (int i = 0; i < entries.size(); i++) {
+      DiscoveryEntry e = entries.get(i);
+      if ("table".equals(e.kind())) {
+        tables.put(e.connectionId() + "\u0000" + e.id(), i);
+      }
+    }
+    int[] parent = new int[entries.size()];
+    for (int i = 0; i < entries.size(); i++) {
+      DiscoveryEntry e = entries.get(i);
+      parent[i] = "column".equals(e.kind())
+          ? tables.getOrDefault(e.connectionId() + "\u0000" + e.tableRef().display(), -1) : -1;
+    }
+    return parent;
+  }
+
+  /** The dense lane's version of {@link #filter}: kinds, and the scope rules of connections. */
+  private static boolean allowed(DiscoveryEntry e, Collection<String> connections, Set<String> kinds) {
+    if (kinds != null && !kinds.isEmpty() && !kinds.contains(e.kind())) {
+      return false;
+    }
+    if (connections == null || e.scope().isEmpty()) {
+      return true;
+    }
+    // a plain loop: this runs for every entry of every dense search
+    for (String c : e.scope()) {
+      if (connections.contains(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -238,11 +326,14 @@ public final class DiscoveryIndex {
   }
 
   private static Query lexical(List<String> terms) {
+    Set<String> distinct = new java.util.LinkedHashSet<>(terms);
     BooleanQuery.Builder b = new BooleanQuery.Builder();
-    for (Map.Entry<String, Float> f : LEXICAL_FIELDS.entrySet()) {
-      for (String t : new HashSet<>(terms)) {
-        b.add(new BoostQuery(new TermQuery(new Term(f.getKey(), t)), f.getValue()), Occur.SHOULD);
+    for (String t : distinct) {
+      BooleanQuery.Builder anyField = new BooleanQuery.Builder();
+      for (Map.Entry<String, Float> f : LEXICAL_FIELDS.entrySet()) {
+        anyField.add(new BoostQuery(new TermQuery(new Term(f.getKey(), t)), f.getValue()), Occur.SHOULD);
       }
+      b.add(anyField.build(), Occur.SHOULD);
     }
     return b.build();
   }
@@ -272,7 +363,7 @@ public final class DiscoveryIndex {
     return b.build();
   }
 
-  private static Query filter(java.util.Collection<String> connections, Set<String> kinds) {
+  private static Query filter(Collection<String> connections, Set<String> kinds) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     if (kinds != null && !kinds.isEmpty()) {
       b.add(new TermInSetQuery("kind", kinds.stream().map(BytesRef::new).toList()), Occur.FILTER);
@@ -296,52 +387,20 @@ public final class DiscoveryIndex {
     List<Integer> ranked = new ArrayList<>();
     // a StoredFields instance is not thread-safe, and sessions on every event loop search at once
     StoredFields stored = searcher.storedFields();
-    for (ScoreDoc sd : searcher.search(full, LANE_DEPTH).scoreDocs) {
+    ScoreDoc[] docs = searcher.search(full, LANE_DEPTH).scoreDocs;
+    for (ScoreDoc sd : docs) {
+      if (sd.score < LEXICAL_FLOOR * docs[0].score) {
+        break;
+      }
       ranked.add(stored.document(sd.doc).getField("ord").numericValue().intValue());
     }
     return ranked;
   }
 
-  private static void fuse(Map<Integer, Double> into, List<Integer> ranked, double weight) {
-    for (int r = 0; r < ranked.size(); r++) {
-      into.merge(ranked.get(r), weight / (RRF_K + r + 1), Double::sum);
-    }
+  private static Hit hit(DiscoveryEntry e, double score, Set<Lane> lanes, Set<String> queryTerms, String query) {
+    String matchedOn = MatchedOn.of(e, lanes, queryTerms);
+    return new Hit(e, score, matchedOn, e.description(), Snippets.of(e, matchedOn, queryTerms, query),
+        List.copyOf(lanes));
   }
 
-  private static Hit hit(DiscoveryEntry e, double score, Set<String> queryTerms, String query) {
-    String matchedOn = matchedOn(e, queryTerms);
-    return new Hit(e, score, matchedOn, e.description(), Snippets.of(e, matchedOn, queryTerms, query));
-  }
-
-  /** The first stored field, in the order name, description/comment, sample value, body, that shares a term. */
-  static String matchedOn(DiscoveryEntry e, Set<String> queryTerms) {
-    if (shares(Identifiers.words(e.name()), queryTerms) || shares(Identifiers.words(e.tableName()), queryTerms)
-        || shares(Identifiers.words(String.join(" ", e.columnNames())), queryTerms)) {
-      return "name";
-    }
-    if (shares(e.description(), queryTerms)) {
-      return e.describedBy();
-    }
-    for (String s : e.samples()) {
-      if (shares(s, queryTerms)) {
-        return "sample_value";
-      }
-    }
-    if (shares(e.body(), queryTerms)) {
-      return "body";
-    }
-    return "name";
-  }
-
-  static boolean shares(String text, Set<String> queryTerms) {
-    if (text == null || text.isBlank()) {
-      return false;
-    }
-    for (String t : Analyzers.terms(Analyzers.LEXICAL, "x", text.toLowerCase(Locale.ROOT))) {
-      if (queryTerms.contains(t)) {
-        return true;
-      }
-    }
-    return false;
-  }
 }

@@ -23,7 +23,10 @@ final class Snippets {
           ? head(e.description()) : head(e.nativeType());
       case "sl_source" -> "description".equals(matchedOn) ? window(e.description(), query)
           : head(String.join(", ", e.columnNames().subList(0, Math.min(5, e.columnNames().size()))));
-      case "table" -> "comment".equals(matchedOn) ? window(e.description(), query)
+      // found by meaning alone: the comment, never the column list, whose names a table policy may
+      // hide (DiscoverDataTool re-filters the list only for matchedOn "name")
+      case "table" -> MatchedOn.MEANING.equals(matchedOn) ? head(e.description())
+          : "comment".equals(matchedOn) ? window(e.description(), query)
           : e.columnNames().isEmpty() ? null : head(String.join(", ", e.columnNames().subList(0,
               Math.min(5, e.columnNames().size()))));
       default -> switch (matchedOn) {
@@ -39,7 +42,7 @@ final class Snippets {
     List<String> first = new ArrayList<>();
     List<String> rest = new ArrayList<>();
     for (String s : e.samples()) {
-      (DiscoveryIndex.shares(s, queryTerms) ? first : rest).add(s);
+      (MatchedOn.shares(s, queryTerms) ? first : rest).add(s);
     }
     first.addAll(rest);
     return first.subList(0, Math.min(5, first.size()));

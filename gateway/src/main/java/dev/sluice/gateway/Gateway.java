@@ -73,6 +73,8 @@ public final class Gateway {
   private final ConnectionDirectory connections;
   private final StateStore state;
   private final SnapshotStore snapshots;
+  /** discover_data's dense lane: the embedding model and the vector cache (issue 20). */
+  private final dev.sluice.discovery.Meaning meaning;
   private final long startedAt = System.currentTimeMillis();
   private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
   /** Long 2026-07-28 calls as tasks, their records in the state store. */
@@ -93,6 +95,7 @@ public final class Gateway {
     this.state = StateStores.create(vertx, config.state());
     this.snapshots = new SnapshotStore(state);
     this.tasks = new Tasks(vertx, state, this.nodeId);
+    this.meaning = dev.sluice.discovery.Meaning.miniLm(state);
     CatalogAccess catalog = new CatalogAccess(vertx, snapshots);
     this.connections = new ConnectionDirectory(vertx, config.connections(), principals,
         new RateLimits(config, metrics.registry(), windows), new TablePolicy(config, catalog));
@@ -115,6 +118,7 @@ public final class Gateway {
     dev.sluice.semantic.SemanticLayers semantic = new dev.sluice.semantic.SemanticLayers(vertx, state, config.stateDir(),
         catalog);
     discovery.withSemantic(semantic);
+    discovery.withMeaning(meaning);
     tools.register(new dev.sluice.semantic.SlReadSourceTool(connections, semantic))
         .register(new dev.sluice.semantic.SlQueryTool(connections, semantic));
     if (principals.anyWrites()) {
@@ -374,6 +378,7 @@ public final class Gateway {
     return undeployed.eventually(() -> vertx.executeBlocking(() -> {
       // every call has ended: what the trail buffered is written and fsynced before we return
       audit.close();
+      meaning.close();
       state.close();
       return null;
     })).eventually(() -> {

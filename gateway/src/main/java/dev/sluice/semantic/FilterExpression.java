@@ -41,7 +41,7 @@ sealed interface FilterExpression {
   int MAX_TEXT = 2_000;
 
   Set<String> OPS = Set.of("=", "!=", ">", ">=", "<", "<=", "in", "not_in", "contains", "like", "not_like",
-      "is_null", "is_not_null");
+      "is_null", "is_not_null", "during");
 
   /** Every condition holds. */
   record All(List<FilterExpression> parts) implements FilterExpression {}

@@ -33,16 +33,28 @@ public final class SlCompiler {
   private final String schema;
   /** The zone of the call being compiled: time dimensions are grouped and filtered in it. */
   private SlTimeZone zone = SlTimeZone.UTC;
+  /** Where relative time ranges ("last 30 days") are counted from: the call's as_of, else now. */
+  private java.time.LocalDateTime now;
+  /** The relative ranges of the call being compiled, as resolved (reported with the answer). */
+  private JsonArray ranges = new JsonArray();
+  private final java.time.Clock clock;
 
   /** @param schema prefix for table names (PostgreSQL scan schema), or null */
   public SlCompiler(SemanticLayer layer, Dialect dialect, String schema) {
+    this(layer, dialect, schema, java.time.Clock.systemUTC());
+  }
+
+  /** @param clock "now" for relative time ranges when the query gives no as_of */
+  SlCompiler(SemanticLayer layer, Dialect dialect, String schema, java.time.Clock clock) {
+    this.clock = clock;
     this.layer = layer;
     this.dialect = dialect;
     this.schema = schema;
   }
 
   /** The compiled statement, its parameters and the metadata of each output field. */
-  public record Compiled(String sql, JsonObject params, JsonArray fields, SlTimeZone zone) {}
+  /** @param ranges each relative time range as resolved: {field, range, from, to} (to excluded) */
+  public record Compiled(String sql, JsonObject params, JsonArray fields, SlTimeZone zone, JsonArray ranges) {}
 
   private record Dim(String source, SemanticSource.Dimension dim, String grain, String label) {}
 
@@ -50,6 +62,8 @@ public final class SlCompiler {
 
   public Compiled compile(JsonObject q, int limit) {
     zone = SlTimeZone.parse(q.getString("timezone"), dialect);
+    now = q.getString("as_of") == null ? zone.now(clock) : zone.at(q.getString("as_of"));
+    ranges = new JsonArray();
     List<Meas> measures = new ArrayList<>();
     for (Object m : q.getJsonArray("measures", new JsonArray())) {
       String name = m instanceof JsonObject o ? o.getString("name", o.getString("id")) : String.valueOf(m);
@@ -163,7 +177,7 @@ public final class SlCompiler {
       body = b.toString();
     }
     String order = orderBy(q, dims, measures);
-    return new Compiled(body + order + " LIMIT " + limit, params, fields, zone);
+    return new Compiled(body + order + " LIMIT " + limit, params, fields, zone, ranges);
   }
 
   private static int indexOf(Map<String, List<Meas>> groups, String source) {
@@ -371,6 +385,22 @@ public final class SlCompiler {
           ps.add(bind(param + "_" + i, values.getValue(i), time, params));
         }
         return lhs + (f.op().equals("in") ? " IN (" : " NOT IN (") + String.join(", ", ps) + ")";
+      }
+      case "during": {
+        if (!time) {
+          throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter during takes a time dimension; " + dim.name()
+              + " is " + dim.type()).with("rule", "relative_range");
+        }
+        if (!(f.value() instanceof String phrase)) {
+          throw new SqlError(ErrorType.INVALID_ARGUMENT, "filter during needs a range in words, e.g. 'last 30 days'")
+              .with("rule", "relative_range");
+        }
+        RelativeRange r = RelativeRange.parse(phrase, now);
+        ranges.add(new JsonObject().put("field", f.field()).put("range", phrase).put("from", r.fromText())
+            .put("to", r.toText()).put("timezone", zone.name()));
+        // half-open, so a range ends where the next begins: [from, to)
+        return lhs + " >= " + bind(param + "_from", r.fromText(), true, params) + " AND " + lhs + " < "
+            + bind(param + "_to", r.toText(), true, params);
       }
       case "contains":
         // the value is matched as it is: its own % and _ are escaped, not wildcards

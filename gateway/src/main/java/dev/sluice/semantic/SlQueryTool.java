@@ -88,6 +88,9 @@ public final class SlQueryTool implements Tool {
             ctx.progress(3, null, "fetched " + r.getInteger("rowCount", 0) + " rows");
             r.put("connectionId", c.id()).put("sql", q.sql()).put("parameters", q.params()).put("fields", q.fields())
                 .put("timezone", q.zone().name());
+            if (!q.ranges().isEmpty()) {
+              r.put("ranges", q.ranges());
+            }
             return ToolResult.of(r, ResultText.render(r) + "\n\nSQL: " + q.sql());
           });
         });

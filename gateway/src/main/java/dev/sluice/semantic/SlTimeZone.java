@@ -82,6 +82,32 @@ record SlTimeZone(String name, Integer offsetMinutes) {
     };
   }
 
+  /** The wall-clock time of this zone at {@code clock}'s instant. */
+  java.time.LocalDateTime now(java.time.Clock clock) {
+    return java.time.LocalDateTime.ofInstant(clock.instant(), zoneId());
+  }
+
+  /**
+   * sl_query's {@code as_of}: an instant with an offset ({@code 2025-06-15T12:00:00Z}) seen in this
+   * zone, or a wall-clock time or date of this zone ({@code 2025-06-15 12:00}, {@code 2025-06-15}).
+   */
+  java.time.LocalDateTime at(String asOf) {
+    String t = asOf.trim().replace(' ', 'T');
+    try {
+      if (t.matches(".*(Z|[+-]\\d{2}:?\\d{2})$") && t.contains("T")) {
+        return java.time.LocalDateTime.ofInstant(java.time.OffsetDateTime.parse(t).toInstant(), zoneId());
+      }
+      return t.contains("T") ? java.time.LocalDateTime.parse(t) : java.time.LocalDate.parse(t).atStartOfDay();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new SqlError(ErrorType.INVALID_ARGUMENT, "as_of '" + asOf + "' is not a date or timestamp; write "
+          + "2025-06-15, 2025-06-15 12:00:00 (in the call's timezone) or 2025-06-15T12:00:00Z").with("rule", "as_of");
+    }
+  }
+
+  private java.time.ZoneId zoneId() {
+    return named() ? ZoneId.of(name) : java.time.ZoneOffset.ofTotalSeconds(offsetMinutes * 60);
+  }
+
   private static String currentOffset(String zone) {
     String id = ZoneId.of(zone).getRules().getOffset(java.time.Instant.now()).getId();
     return id.equals("Z") ? "+00:00" : id + " (its offset today)";

@@ -26,6 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class DiscoverDataTool implements Tool {
 
+  static final List<String> KINDS = List.of("wiki", "sl_source", "sl_measure", "sl_dimension", "table", "column");
+
   private static final ToolSpec SPEC = ToolSpec.resource("discover_data");
 
   private final ConnectionDirectory directory;
@@ -50,9 +52,11 @@ public final class DiscoverDataTool implements Tool {
     int limit = args.getInteger("limit", 15);
     Map<String, SemanticLayer> layers = new ConcurrentHashMap<>();
     return source.current().compose(built -> directory.policy().prime(ctx.principal(), built.snapshots().values())
-        .compose(v -> visibleLayers(ctx.principal(), layers)).map(v -> built)).map(built -> {
+        .compose(v -> visibleLayers(ctx.principal(), layers)).map(v -> built))
+        .compose(built -> source.search(built, args.getString("query"), scope, kinds, limit * 3)
+        .map(ranked -> {
       // hidden tables and columns are dropped after ranking, so ask for more than the limit
-      List<DiscoveryIndex.Hit> hits = built.index().search(args.getString("query"), scope, kinds, limit * 3).stream()
+      List<DiscoveryIndex.Hit> hits = ranked.stream()
           .filter(h -> visible(h, ctx.principal(), built, layers)).limit(limit).toList();
       JsonArray refs = new JsonArray();
       StringBuilder text = new StringBuilder();
@@ -92,7 +96,7 @@ public final class DiscoverDataTool implements Tool {
         text.append("No matches. Try other words, a table or column name, or dictionary_search for a literal value.");
       }
       return ToolResult.of(out, text.toString().trim());
-    });
+    }));
   }
 
   /**
@@ -173,7 +177,8 @@ public final class DiscoverDataTool implements Tool {
         .put("score", Math.round(h.score() * 10_000) / 10_000.0)
         .put("summary", h.summary())
         .put("snippet", h.snippet())
-        .put("matchedOn", h.matchedOn());
+        .put("matchedOn", h.matchedOn())
+        .put("lanes", new JsonArray(h.lanes().stream().map(l -> l.wireName()).toList()));
     if (h.entry().connectionId() != null) {
       ref.put("connectionId", h.entry().connectionId());
     }

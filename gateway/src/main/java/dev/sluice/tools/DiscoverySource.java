@@ -1,21 +1,32 @@
 package dev.sluice.tools;
 
+import dev.sluice.catalog.CatalogBus;
 import dev.sluice.catalog.CatalogSnapshot;
 import dev.sluice.config.ConnectionConfig;
+import dev.sluice.discovery.DiscoveryEntries;
 import dev.sluice.discovery.DiscoveryIndex;
+import dev.sluice.discovery.Meaning;
+import dev.sluice.ingest.IngestBus;
 import dev.sluice.wiki.WikiPage;
 import dev.sluice.wiki.WikiStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The discovery index over every connection's latest snapshot and the wiki, rebuilt only when a
- * snapshot's syncId or the wiki's version changes. Building runs on a worker thread; concurrent
- * callers during a rebuild may build twice, which is wasted work but never a wrong answer.
+ * The discovery index over every connection's latest snapshot, the wiki and the semantic layers,
+ * rebuilt only when a snapshot's syncId, the wiki's version or a layer changes. Building runs on
+ * a worker thread; concurrent callers during a rebuild may build twice, which is wasted work but
+ * never a wrong answer. With {@link Meaning} the index gets its dense lane: vectors come from the
+ * state store's cache, and what is new is embedded (inline when few, else in the background, one
+ * job at a time on its own thread) — as soon as a scan or an ingest run finishes on this node once
+ * discovery has been used here, else on the next call. Until a background job ends, searches use
+ * the vectors that exist.
  */
 public final class DiscoverySource {
 
@@ -25,16 +36,43 @@ public final class DiscoverySource {
   private final List<ConnectionConfig> connections;
   private final AtomicReference<Built> latest = new AtomicReference<>();
   private volatile dev.sluice.semantic.SemanticLayers semantic;
+  private volatile Meaning meaning;
 
   /** Adds the semantic layers to what is searched (sl_source, sl_measure, sl_dimension refs). */
   public void withSemantic(dev.sluice.semantic.SemanticLayers layers) {
     this.semantic = layers;
   }
 
-  /** The index plus which connections had no snapshot yet. */
-  /** @param snapshots the snapshots the index was built from, by connection id */
+  /**
+   * Adds the dense lane, and refreshes the index (so embedding starts) whenever a scan or an
+   * ingest run finishes on this node — once discovery has been used here: a node that never
+   * serves discover_data or wiki_search never loads the model (130 MB) nor spends the CPU, and the
+   * boot's own scan does not compete with the first calls for the cores.
+   */
+  public void withMeaning(Meaning m) {
+    this.meaning = m;
+    vertx.eventBus().localConsumer(CatalogBus.SCANNED, msg -> refreshIfUsed());
+    vertx.eventBus().localConsumer(IngestBus.CHANGED, msg -> refreshIfUsed());
+  }
+
+  private void refreshIfUsed() {
+    if (latest.get() != null) {
+      current();
+    }
+  }
+
+  /**
+   * The index plus which connections had no snapshot yet.
+   *
+   * @param snapshots the snapshots the index was built from, by connection id
+   */
   public record Built(String identity, DiscoveryIndex index, List<String> unscanned,
-      java.util.Map<String, CatalogSnapshot> snapshots) {}
+      java.util.Map<String, CatalogSnapshot> snapshots) {
+
+    Built withIndex(DiscoveryIndex i) {
+      return new Built(identity, i, unscanned, snapshots);
+    }
+  }
 
   public DiscoverySource(Vertx vertx, CatalogAccess catalog, WikiStore wiki, List<ConnectionConfig> connections) {
     this.vertx = vertx;
@@ -60,6 +98,31 @@ public final class DiscoverySource {
   /** Wiki pages, read off the event loop. */
   public Future<List<WikiPage>> pages() {
     return vertx.executeBlocking(wiki::all, false);
+  }
+
+  /**
+   * Ranked hits, searched on a worker thread: the dense lane runs the model on the query.
+   *
+   * @see DiscoveryIndex#search(String, Collection, Set, int)
+   */
+  public Future<List<DiscoveryIndex.Hit>> search(Built built, String query, Collection<String> scope,
+      Set<String> kinds, int limit) {
+    return vertx.executeBlocking(() -> built.index().search(query, scope, kinds, limit), false);
+  }
+
+  /**
+   * Makes {@code b} the current index unless the current one is of the same content and further
+   * embedded (a background job may finish before the inline build that started it is stored).
+   */
+  private void offer(Built b) {
+    latest.updateAndGet(cur -> cur != null && cur.identity().equals(b.identity())
+        && cur.index().embedded() >= b.index().embedded() && cur.index().hasMeaning() ? cur : b);
+  }
+
+  /** A background embedding job's result: taken only while its content is still the current one. */
+  private void completed(Built b) {
+    latest.updateAndGet(cur -> cur != null && cur.identity().equals(b.identity())
+        && cur.index().embedded() < b.index().embedded() ? b : cur);
   }
 
   public Future<Built> current() {
@@ -98,9 +161,11 @@ public final class DiscoverySource {
       return vertx.executeBlocking(() -> {
         java.util.Map<String, CatalogSnapshot> byId = new java.util.HashMap<>();
         snapshots.forEach(snap -> byId.put(snap.connectionId(), snap));
-        Built built = new Built(id, DiscoveryIndex.build(snapshots, wiki.all(), sl), List.copyOf(unscanned),
-            java.util.Map.copyOf(byId));
-        latest.set(built);
+        DiscoveryIndex index = DiscoveryIndex.build(DiscoveryEntries.of(snapshots, wiki.all(), sl));
+        Meaning m = meaning;
+        Built lexical = new Built(id, index, List.copyOf(unscanned), java.util.Map.copyOf(byId));
+        Built built = m == null ? lexical : lexical.withIndex(m.attach(index, done -> completed(lexical.withIndex(done))));
+        offer(built);
         return built;
       }, false);
     });

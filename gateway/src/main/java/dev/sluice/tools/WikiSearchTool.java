@@ -39,12 +39,10 @@ public final class WikiSearchTool implements Tool {
   @Override
   public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
     List<String> scope = directory.searchScope(args.getString("connectionId"), ctx.principal());
-    return Future.all(source.current(), source.pages()).map(both -> {
-      DiscoverySource.Built built = both.resultAt(0);
+    return Future.all(source.current(), source.pages()).compose(both -> source.search(both.resultAt(0),
+        args.getString("query"), scope, Set.of("wiki"), args.getInteger("limit", 10)).map(hits -> {
       List<WikiPage> all = both.resultAt(1);
       Map<String, WikiPage> byKey = all.stream().collect(Collectors.toMap(WikiPage::key, Function.identity()));
-      List<DiscoveryIndex.Hit> hits = built.index().search(args.getString("query"), scope, Set.of("wiki"),
-          args.getInteger("limit", 10));
       JsonArray pages = new JsonArray();
       StringBuilder text = new StringBuilder();
       for (DiscoveryIndex.Hit h : hits) {
@@ -53,7 +51,8 @@ public final class WikiSearchTool implements Tool {
           continue; // removed since the index was built
         }
         pages.add(WikiReadTool.header(p).put("score", Math.round(h.score() * 10_000) / 10_000.0).put("snippet", h.snippet())
-            .put("matchedOn", h.matchedOn()));
+            .put("matchedOn", h.matchedOn())
+            .put("lanes", new JsonArray(h.lanes().stream().map(l -> l.wireName()).toList())));
         text.append(p.key()).append(": ").append(p.title());
         if (!p.summary().isEmpty()) {
           text.append(" - ").append(p.summary());
@@ -64,6 +63,6 @@ public final class WikiSearchTool implements Tool {
         text.append(all.isEmpty() ? "The wiki has no pages yet." : "No page matches; try other words.");
       }
       return ToolResult.of(new JsonObject().put("pages", pages), text.toString().trim());
-    });
+    }));
   }
 }

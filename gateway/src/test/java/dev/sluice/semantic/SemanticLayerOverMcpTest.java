@@ -97,6 +97,19 @@ class SemanticLayerOverMcpTest {
     };
   }
 
+  private static JsonObject during(String measure, String dims, String range, String asOf) {
+    return q(measure, dims).put("as_of", asOf).put("filters", new JsonArray().add(new JsonObject()
+        .put("field", "orders.ordered_at").put("op", "during").put("value", range)));
+  }
+
+  /** {@code from <= col < to} as the engine compares timestamps with text (SQLite through datetime()). */
+  private static String range(String conn, String col, String from, String to) {
+    return conn.equals("lite")
+        ? "datetime(" + col + ") >= datetime('" + from + " 00:00:00') AND datetime(" + col + ") < datetime('" + to
+            + " 00:00:00')"
+        : col + " >= '" + from + " 00:00:00' AND " + col + " < '" + to + " 00:00:00'";
+  }
+
   /** A question: the sl_query, the hand-written SQL, and whether to compare the measure columns only. */
   private record Question(String what, JsonObject query, Function<String, String> sql, boolean measuresOnly) {}
 
@@ -191,6 +204,24 @@ class SemanticLayerOverMcpTest {
             .put("dimension", "orders.ordered_at").put("granularity", "month"))).put("timezone", "+05:30"),
         c -> "SELECT " + month(c, shifted(c, "ordered_at", 330)) + ", count(*) FROM " + t(c, "orders") + " GROUP BY 1",
         false));
+    // relative time ranges, counted from as_of (the demo's data ends in 2025), bounds as half-open ranges
+    qs.add(new Question("orders in the last 30 days (as of 15 June 2025)", during("orders.order_count", null,
+        "last 30 days", "2025-06-15 12:00:00"),
+        c -> "SELECT count(*) FROM " + t(c, "orders") + " WHERE " + range(c, "ordered_at", "2025-05-17", "2025-06-16"),
+        false));
+    qs.add(new Question("revenue in the previous month (as of 15 June 2025)", during("orders.revenue", null,
+        "previous month", "2025-06-15"),
+        c -> "SELECT sum(total) FROM " + t(c, "orders") + " WHERE " + range(c, "ordered_at", "2025-05-01", "2025-06-01"),
+        false));
+    qs.add(new Question("orders by status last week (as of Sunday 15 June 2025)", during("orders.order_count",
+        "orders.status", "last week", "2025-06-15T23:00:00Z"),
+        c -> "SELECT status, count(*) FROM " + t(c, "orders") + " WHERE " + range(c, "ordered_at", "2025-06-02",
+            "2025-06-09") + " GROUP BY status", false));
+    qs.add(new Question("orders per month this quarter (as of 20 August 2025)", during("orders.order_count", null,
+        "this quarter", "2025-08-20").put("dimensions", new JsonArray().add(new JsonObject()
+            .put("dimension", "orders.ordered_at").put("granularity", "month"))),
+        c -> "SELECT " + month(c, "ordered_at") + ", count(*) FROM " + t(c, "orders") + " WHERE "
+            + range(c, "ordered_at", "2025-07-01", "2025-10-01") + " GROUP BY 1", false));
     // fan-out: revenue and units by country, each summed over its own rows (not once per order line)
     qs.add(new Question("revenue and units sold by customer country", q("orders.revenue,order_items.units_sold",
         "customers.country"),
@@ -377,6 +408,60 @@ class SemanticLayerOverMcpTest {
     return c.callTool("sl_query", new JsonObject().put("connectionId", conn)
         .put("measures", new JsonArray().add("orders.order_count"))
         .put("filters", new JsonArray().add(filter))).getJsonObject("result");
+  }
+
+  /** The worked example of the server instructions and the research guide, step by step. */
+  @Test
+  void theWorkedExampleOfTheInstructionsWorksAsWritten() throws Exception {
+    McpHttpClient c = gw.client();
+    c.initialize(ProtocolRevision.LATEST);
+    JsonArray refs = c.callTool("discover_data", new JsonObject().put("query", "revenue per country last month")
+        .put("connectionId", "lite").put("limit", 5)).getJsonObject("result").getJsonObject("structuredContent")
+        .getJsonArray("refs");
+    List<String> top = refs.stream().map(o -> ((JsonObject) o).getString("kind") + ":" + ((JsonObject) o)
+        .getString("id")).toList();
+    assertTrue(top.contains("sl_measure:orders.revenue"), top.toString());
+    assertTrue(top.contains("column:customers.country"), top.toString());
+    JsonObject orders = c.callTool("sl_read_source", new JsonObject().put("connectionId", "lite")
+        .put("source", "orders")).getJsonObject("result").getJsonObject("structuredContent");
+    assertTrue(orders.getJsonArray("joins").encode().contains("customers"), orders.encode());
+    JsonObject r = c.callTool("sl_query", new JsonObject().put("connectionId", "lite")
+        .put("measures", new JsonArray().add("orders.revenue")).put("dimensions", new JsonArray().add("customers.country"))
+        .put("filters", new JsonArray().add(new JsonObject().put("field", "orders.ordered_at").put("op", "during")
+            .put("value", "previous month")))
+        .put("order_by", new JsonArray().add(new JsonObject().put("id", "orders.revenue").put("desc", true)))
+        .put("as_of", "2025-07-10")).getJsonObject("result");
+    assertFalse(r.getBoolean("isError"), r.encode());
+    assertFalse(r.getJsonObject("structuredContent").getJsonArray("rows").isEmpty(), r.encode());
+    assertEquals("2025-06-01 00:00:00", r.getJsonObject("structuredContent").getJsonArray("ranges").getJsonObject(0)
+        .getString("from"));
+  }
+
+  @Test
+  void relativeRangesAreReportedResolvedAndBadOnesRefusedByName() throws Exception {
+    McpHttpClient c = gw.client();
+    c.initialize(ProtocolRevision.LATEST);
+    JsonObject r = c.callTool("sl_query", during("orders.order_count", null, "Last 2 Weeks", "2025-06-11")
+        .put("connectionId", "pg").put("timezone", "+05:30")).getJsonObject("result");
+    assertFalse(r.getBoolean("isError"), r.encode());
+    assertEquals(new JsonObject().put("field", "orders.ordered_at").put("range", "Last 2 Weeks")
+        .put("from", "2025-06-02 00:00:00").put("to", "2025-06-16 00:00:00").put("timezone", "+05:30"),
+        r.getJsonObject("structuredContent").getJsonArray("ranges").getJsonObject(0));
+    String[][] refused = {
+        {"orders.ordered_at", "next month", "is not one sl_query knows"},
+        {"orders.status", "last 30 days", "takes a time dimension"},
+    };
+    for (String[] x : refused) {
+      JsonObject err = c.callTool("sl_query", new JsonObject().put("connectionId", "lite")
+          .put("measures", new JsonArray().add("orders.order_count")).put("filters", new JsonArray()
+              .add(new JsonObject().put("field", x[0]).put("op", "during").put("value", x[1]))))
+          .getJsonObject("result").getJsonObject("structuredContent");
+      assertEquals("relative_range", err.getString("rule"), err.encode());
+      assertTrue(err.getString("message").contains(x[2]), err.getString("message"));
+    }
+    JsonObject badAsOf = c.callTool("sl_query", during("orders.order_count", null, "today", "June 15")
+        .put("connectionId", "lite")).getJsonObject("result").getJsonObject("structuredContent");
+    assertEquals("as_of", badAsOf.getString("rule"), badAsOf.encode());
   }
 
   @Test

@@ -190,10 +190,13 @@ class DiscoveryOverMcpTest {
     JsonObject pages = c.callTool("wiki_search", new JsonObject().put("query", "refund").put("connectionId", "shop"))
         .getJsonObject("result").getJsonObject("structuredContent");
     List<String> keys = pages.getJsonArray("pages").stream().map(o -> ((JsonObject) o).getString("key")).toList();
-    assertEquals(List.of("net-revenue"), keys);
+    // the dense lane may add pages near in meaning below it (another test adds one on loyalty tiers)
+    assertEquals("net-revenue", keys.get(0), keys.toString());
+    assertFalse(keys.contains("crm-notes"), "a page scoped to other must not show for shop: " + keys);
     JsonObject all = c.callTool("wiki_search", new JsonObject().put("query", "refund"))
         .getJsonObject("result").getJsonObject("structuredContent");
-    assertEquals(2, all.getJsonArray("pages").size(), all.encode());
+    List<String> allKeys = all.getJsonArray("pages").stream().map(o -> ((JsonObject) o).getString("key")).toList();
+    assertTrue(allKeys.containsAll(List.of("net-revenue", "crm-notes")), all.encode());
     JsonObject unscoped = c.callTool("wiki_search", new JsonObject().put("query", "onboarding analysts")
         .put("connectionId", "other")).getJsonObject("result").getJsonObject("structuredContent");
     assertEquals("onboarding", unscoped.getJsonArray("pages").getJsonObject(0).getString("key"));

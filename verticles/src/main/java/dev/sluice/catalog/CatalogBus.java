@@ -9,6 +9,9 @@ package dev.sluice.catalog;
  *       scanMs}}. Fails with the scan's error; the previous snapshot then stays in place.
  *   <li>{@link #STATUS} {@code {connectionId}}: {@code {connectionId, scanning: bool, progress?:
  *       {phase, done, total, elapsedMs}, lastError?, lastSyncId?, lastFinishedAt?}}.
+ *   <li>{@link #SCANNED}: published on this node when a scan stored a snapshot, with the scan's
+ *       summary, so indexes built from snapshots (discovery's embeddings) start their work then
+ *       rather than on the next call.
  * </ul>
  *
  * Snapshots themselves never travel on the bus: readers load them from the {@link SnapshotStore},
@@ -18,6 +21,7 @@ public final class CatalogBus {
 
   public static final String SCAN = "sluice.catalog.scan";
   public static final String STATUS = "sluice.catalog.status";
+  public static final String SCANNED = "sluice.catalog.scanned";
 
   private CatalogBus() {}
 }

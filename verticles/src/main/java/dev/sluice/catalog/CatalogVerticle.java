@@ -34,6 +34,9 @@ public final class CatalogVerticle extends VerticleBase {
   private final Map<String, JsonObject> last = new HashMap<>();
   private long timer = -1;
   static final String LOCK_PREFIX = "sluice.catalog.scan.";
+  /** Announcements stay on this node: other nodes notice a new snapshot on their next call. */
+  private static final io.vertx.core.eventbus.DeliveryOptions LOCAL =
+      new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true);
 
   public CatalogVerticle(List<ConnectionConfig> connections, CatalogConfig settings, Path stateDir) {
     this(connections, settings, new SnapshotStore(stateDir));
@@ -103,6 +106,7 @@ public final class CatalogVerticle extends VerticleBase {
           JsonObject record = new JsonObject().put("lastFinishedAt", Instant.now().toString());
           if (ar.succeeded()) {
             record.put("lastSyncId", ar.result().getString("syncId"));
+            vertx.eventBus().publish(CatalogBus.SCANNED, ar.result(), LOCAL);
             LOG.info("catalog scan of {}: {} tables, {} problems, {} ms", connectionId,
                 ar.result().getInteger("tables"), ar.result().getInteger("problems"), ar.result().getLong("scanMs"));
           } else {

@@ -15,6 +15,9 @@ package dev.sluice.ingest;
  *       fail with {@code not_found} (without {@code principal} every run is visible).
  * </ul>
  *
+ * {@link #CHANGED} is published on this node, with the finished run, when a run wrote a wiki page
+ * or a semantic-layer source (discovery then indexes and embeds it).
+ *
  * While a run goes, the verticle sends {@code {sessionId, level, logger, data}} to the run's
  * {@code notifyAddress}, which the session shard turns into notifications/message.
  */
@@ -22,6 +25,7 @@ public final class IngestBus {
 
   public static final String SUBMIT = "sluice.ingest.submit";
   public static final String STATUS = "sluice.ingest.status";
+  public static final String CHANGED = "sluice.ingest.changed";
 
   private IngestBus() {}
 }

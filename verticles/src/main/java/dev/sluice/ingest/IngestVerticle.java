@@ -223,6 +223,10 @@ public final class IngestVerticle extends VerticleBase {
     }, false))
         .compose(done -> {
           notify(done, done.status(), done.error());
+          if ("completed".equals(done.status())) {
+            vertx.eventBus().publish(IngestBus.CHANGED, new JsonObject().put("runId", done.runId()),
+                new io.vertx.core.eventbus.DeliveryOptions().setLocalOnly(true));
+          }
           return Future.<Void>succeededFuture();
         });
   }

@@ -455,12 +455,14 @@ class SemanticLayerOverMcpTest {
       JsonObject err = c.callTool("sl_query", new JsonObject().put("connectionId", "lite")
           .put("measures", new JsonArray().add("orders.order_count")).put("filters", new JsonArray()
               .add(new JsonObject().put("field", x[0]).put("op", "during").put("value", x[1]))))
-          .getJsonObject("result").getJsonObject("structuredContent");
+          .getJsonObject("result");
+      err = McpHttpClient.errorBody(err);
       assertEquals("relative_range", err.getString("rule"), err.encode());
       assertTrue(err.getString("message").contains(x[2]), err.getString("message"));
     }
     JsonObject badAsOf = c.callTool("sl_query", during("orders.order_count", null, "today", "June 15")
-        .put("connectionId", "lite")).getJsonObject("result").getJsonObject("structuredContent");
+        .put("connectionId", "lite")).getJsonObject("result");
+    badAsOf = McpHttpClient.errorBody(badAsOf);
     assertEquals("as_of", badAsOf.getString("rule"), badAsOf.encode());
   }
 

@@ -147,6 +147,28 @@ public abstract class EngineExecutorContract {
     return SqlBus.queryRequest(connectionId, UUID.randomUUID().toString(), sql, maxRows);
   }
 
+  private interface Condition {
+    boolean holds() throws Exception;
+  }
+
+  /** Waits (up to 20 s) for what a test needs in place, instead of sleeping and hoping. */
+  protected static void awaitCondition(Condition c, String what) throws Exception {
+    long until = System.currentTimeMillis() + 20_000;
+    while (!c.holds()) {
+      if (System.currentTimeMillis() > until) {
+        fail("not reached within 20 s: " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /** Calls waiting for a pooled connection of {@code connectionId}, from the executor's info. */
+  protected long poolWaiting(String connectionId) throws Exception {
+    JsonObject info = vertx.eventBus().<JsonObject>request(SqlBus.info(driver()),
+        new JsonObject().put("connectionId", connectionId)).await(10, TimeUnit.SECONDS).body();
+    return info.getJsonObject("pool").getLong("waiting", 0L);
+  }
+
   protected void awaitGone(String marker) throws Exception {
     long until = System.currentTimeMillis() + 3_000;
     while (count(activitySql(marker)) > 0) {
@@ -346,10 +368,12 @@ public abstract class EngineExecutorContract {
   @Test
   void fullQueueAnswersBusy() throws Exception {
     deploy(config("busy", 10_000, 1, 1));
-    Future<JsonObject> a = execute(q("busy", String.format(sleepSql(2, "%s"), marker()), 1));
-    Thread.sleep(150);
+    ok(q("busy", "SELECT 1", 1)); // the one connection exists before the race starts
+    String ma = marker();
+    Future<JsonObject> a = execute(q("busy", String.format(sleepSql(2, "%s"), ma), 1));
+    awaitCondition(() -> count(activitySql(ma)) > 0, "the first call running on the engine");
     Future<JsonObject> b = execute(q("busy", String.format(sleepSql(2, "%s"), marker()), 1));
-    Thread.sleep(150);
+    awaitCondition(() -> poolWaiting("busy") >= 1, "the second call waiting for the connection");
     long t0 = System.nanoTime();
     SqlError c = err(q("busy", String.format(sleepSql(2, "%s"), marker()), 1));
     long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);

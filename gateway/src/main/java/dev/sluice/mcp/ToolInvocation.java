@@ -63,6 +63,7 @@ public final class ToolInvocation {
     // tracing: one span per call, its statements' guard / pool wait / engine as children (SqlGate)
     call.span = dev.sluice.tracing.Tracing.process().toolCall(name,
         args.getValue("connectionId") instanceof String c ? c : null, call.principal(), sessionId, call.callId(), meta);
+    call.describe(name, args);
     metrics.callStarted();
     long started = System.nanoTime();
     callLog.start(call.callId(), sessionId, name, args);

@@ -140,7 +140,8 @@ public final class ConsoleRoutes {
     if (ar.succeeded()) {
       json(ctx, 200, ar.result());
     } else {
-      error(ctx, 500, String.valueOf(ar.cause().getMessage()));
+      dev.sluice.observability.TransportLog.error("http", null, "console", ar.cause().toString());
+      error(ctx, 500, String.valueOf(ar.cause()));
     }
   }
 

@@ -99,8 +99,10 @@ final class History {
     String type = r.getString("type");
     boolean call = "tools/call".equals(type);
     boolean kindOk = switch (f.kind()) {
-      case "slow" -> call && r.getLong("durationMs", 0L) >= slowCallMs;
-      case "refusals" -> "http_refused".equals(type) || call && REFUSALS.contains(r.getString("errorType"));
+      case "slow" -> call && r.getValue("durationMs") instanceof Number ms && ms.longValue() >= slowCallMs;
+      // Set.of(...).contains(null) throws: a call without an error is no refusal
+      case "refusals" -> "http_refused".equals(type)
+          || call && r.getString("errorType") != null && REFUSALS.contains(r.getString("errorType"));
       default -> call;
     };
     return kindOk

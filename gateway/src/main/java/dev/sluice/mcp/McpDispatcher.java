@@ -147,7 +147,7 @@ final class McpDispatcher {
         // the client did not ask for this: it is told, in band, instead of waiting for an answer
         return JsonRpc.result(id, ToolInvocation.errorResult(new dev.sluice.sql.SqlError(
             dev.sluice.sql.ErrorType.CANCELLED, "the gateway's operator (" + call.cancelledBy
-                + ") cancelled this call; the query was stopped at the database")));
+                + ") cancelled this call; a query it had started was cancelled at the database")));
       }
       // a cancelled call sends no response
       return outcome.cancelled() ? null : JsonRpc.result(id, outcome.callResult(structured));

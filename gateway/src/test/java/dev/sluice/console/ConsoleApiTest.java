@@ -148,6 +148,11 @@ class ConsoleApiTest {
     assertTrue(live.getJsonArray("sessions").stream().map(JsonObject.class::cast)
         .anyMatch(s -> agent.sessionId.equals(s.getString("sessionId")) && "agent".equals(s.getString("principal"))),
         live.encode());
+    // the call is listed from its start; cancel once the statement has reached the engine
+    long reached = System.currentTimeMillis() + 10_000;
+    while (engineRunning(marker) == 0 && System.currentTimeMillis() < reached) {
+      Thread.sleep(50);
+    }
     assertEquals(1, engineRunning(marker), "pg_stat_activity shows the query before the cancel");
 
     JsonObject cancelled = api("POST", "/console/api/cancel", new JsonObject()
@@ -179,10 +184,12 @@ class ConsoleApiTest {
     McpHttpClient agent = gw.session(AGENT);
     agent.callTool("sql_execution", new JsonObject().put("connectionId", "pg").put("sql", "SELECT 41 + 1 AS answer"));
     agent.callTool("sql_execution", new JsonObject().put("connectionId", "pg").put("sql", "DELETE FROM nowhere"));
+    // the trail is written in batches: wait until both refusals are on file
     JsonArray refusals = awaitHistory("kind=refusals", r -> "http_refused".equals(r.getString("type"))
-        && "/console/api/live".equals(r.getString("path")));
-    assertTrue(refusals.stream().map(JsonObject.class::cast)
-        .anyMatch(r -> "validation_failed".equals(r.getString("errorType"))), refusals.encode());
+        && "/console/api/live".equals(r.getString("path")) && r.getString("reason").contains("not an operator"),
+        r -> "validation_failed".equals(r.getString("errorType")) && "agent".equals(r.getString("principal")));
+    assertTrue(refusals.stream().map(JsonObject.class::cast).noneMatch(r -> "ok".equals(r.getString("outcome"))),
+        refusals.encode());
     JsonArray calls = awaitHistory("principal=agent&text=41%20%2B%201", r -> "ok".equals(r.getString("outcome")));
     assertEquals(1, calls.size(), calls.encode());
     assertEquals(400, send(new String[] {"GET", "/console/api/history?kind=everything", null}, host(),
@@ -216,12 +223,14 @@ class ConsoleApiTest {
     throw new AssertionError("the running call never appeared in /console/api/live");
   }
 
-  private JsonArray awaitHistory(String query, java.util.function.Predicate<JsonObject> wanted) throws Exception {
+  @SafeVarargs
+  private JsonArray awaitHistory(String query, java.util.function.Predicate<JsonObject>... wanted) throws Exception {
     long deadline = System.currentTimeMillis() + 10_000;
     JsonArray last = null;
     while (System.currentTimeMillis() < deadline) {
-      last = api("GET", "/console/api/history?" + query, null).getJsonArray("records");
-      if (last.stream().map(JsonObject.class::cast).anyMatch(wanted)) {
+      JsonArray records = api("GET", "/console/api/history?" + query, null).getJsonArray("records");
+      last = records;
+      if (java.util.Arrays.stream(wanted).allMatch(w -> records.stream().map(JsonObject.class::cast).anyMatch(w))) {
         return last;
       }
       Thread.sleep(100);

@@ -152,6 +152,7 @@ async function follow() {
       if (event === 'live' && data) {
         state.live = JSON.parse(data);
         renderLive();
+        loadLimits(); // budgets move with the calls that start and end
       }
     }
   }
@@ -206,6 +207,35 @@ async function loadConnections() {
   }
 }
 
+function budget(left, limit) {
+  return limit > 0 ? left + ' of ' + limit : 'unlimited';
+}
+
+let limitsLoading = false;
+
+async function loadLimits() {
+  if (limitsLoading) return;
+  limitsLoading = true;
+  const tbody = $('#limits tbody');
+  try {
+    const l = await api('/console/api/limits');
+    tbody.replaceChildren();
+    for (const x of l.limits || []) {
+      const tr = document.createElement('tr');
+      cell(tr, x.principal);
+      cell(tr, budget(x.remaining.queries, x.limits.queriesPerMinute));
+      cell(tr, budget(x.remaining.rows, x.limits.rowsPerHour));
+      cell(tr, budget(x.inFlight, x.limits.concurrentQueries));
+      cell(tr, x.scope === 'cluster' ? 'cluster-wide (in flight: this node)' : 'this node');
+      tbody.appendChild(tr);
+    }
+  } catch (e) {
+    say('Limits: ' + e.message, true);
+  } finally {
+    limitsLoading = false;
+  }
+}
+
 async function connect() {
   say('Connecting…');
   try {
@@ -216,6 +246,7 @@ async function connect() {
   }
   loadHistory();
   loadConnections();
+  loadLimits();
   follow().catch((e) => {
     if (e.name !== 'AbortError') {
       say('Live view lost: ' + e.message + '; reconnecting…', true);

@@ -18,6 +18,11 @@ public final class ConsoleBus {
 
   public static final String CENSUS = "sluice.console.census";
   public static final String CHANGED = "sluice.console.changed";
+  /**
+   * Local request {@code {}} → {@code {limits:[...]}}: each principal's rate-limit budgets as they
+   * stand ({@code RateLimits#snapshot}), answered by the node's composition root.
+   */
+  public static final String LIMITS = "sluice.console.limits";
   /** Changes of one shard within this window are announced once. */
   public static final long CHANGE_COALESCE_MS = 200;
 

@@ -67,6 +67,8 @@ public final class ConsoleRoutes {
     router.get("/console/api/connections").handler(ctx -> health.get()
         .map(h -> new JsonObject().put("node", nodeId).put("connections", h.getJsonArray("connections")))
         .onComplete(ar -> answer(ctx, ar)));
+    router.get("/console/api/limits").handler(ctx -> vertx.eventBus().<JsonObject>request(ConsoleBus.LIMITS,
+            new JsonObject()).map(m -> m.body().put("node", nodeId)).onComplete(ar -> answer(ctx, ar)));
     router.route("/console/api/*").handler(ctx -> error(ctx, 404, "no such console API: "
         + ctx.request().method() + " " + ctx.request().path() + " (see docs/console.md)"));
     feed.start();

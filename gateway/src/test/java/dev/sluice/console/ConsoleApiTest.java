@@ -54,6 +54,7 @@ class ConsoleApiTest {
       new String[] {"GET", "/console/api/stream", null},
       new String[] {"GET", "/console/api/history?kind=refusals", null},
       new String[] {"GET", "/console/api/connections", null},
+      new String[] {"GET", "/console/api/limits", null},
       new String[] {"POST", "/console/api/cancel", "{\"sessionId\":\"n.0.x\",\"callId\":\"1\"}"});
 
   private TestGateway gw;
@@ -69,7 +70,8 @@ class ConsoleApiTest {
         null, null, null, "scratch", 2, 16, 60_000, 1_000, 10_000);
     SluiceConfig config = TestGateway.config(ServerConfig.defaults(), List.of(pg), dir).withPrincipals(List.of(
         new PrincipalConfig("ops", List.of(Tokens.sha256Hex(OPS)), List.of(), null, null, List.of(), true),
-        new PrincipalConfig("agent", List.of(Tokens.sha256Hex(AGENT)), List.of())));
+        new PrincipalConfig("agent", List.of(Tokens.sha256Hex(AGENT)), List.of(),
+            new dev.sluice.config.LimitsConfig(1_000, 0, 4))));
     gw = TestGateway.start(config, null);
     base = URI.create(gw.url());
     vertx = Vertx.vertx();
@@ -154,6 +156,7 @@ class ConsoleApiTest {
       Thread.sleep(50);
     }
     assertEquals(1, engineRunning(marker), "pg_stat_activity shows the query before the cancel");
+    assertEquals(1, limitsOf("agent").getInteger("inFlight"), "the running statement holds one of its slots");
 
     JsonObject cancelled = api("POST", "/console/api/cancel", new JsonObject()
         .put("sessionId", running.getString("sessionId")).put("callId", running.getString("callId")).encode());
@@ -168,6 +171,7 @@ class ConsoleApiTest {
       Thread.sleep(50);
     }
     assertEquals(0, engineRunning(marker), "the query ended at the engine");
+    assertEquals(0, limitsOf("agent").getInteger("inFlight"), "the cancelled statement gave its slot back");
     JsonObject after = api("GET", "/console/api/live", null);
     assertTrue(after.getJsonArray("calls").stream().map(JsonObject.class::cast)
         .noneMatch(c -> String.valueOf(c.getString("sql")).contains(marker)), after.encode());
@@ -194,6 +198,25 @@ class ConsoleApiTest {
     assertEquals(1, calls.size(), calls.encode());
     assertEquals(400, send(new String[] {"GET", "/console/api/history?kind=everything", null}, host(),
         "Authorization: Bearer " + OPS).status);
+  }
+
+  @Test
+  void limitsShowEachPrincipalsBudgetAsItStands() throws Exception {
+    JsonObject a = limitsOf("agent");
+    assertEquals(1_000, a.getJsonObject("limits").getInteger("queriesPerMinute"));
+    assertEquals(4, a.getJsonObject("limits").getInteger("concurrentQueries"));
+    assertEquals("node", a.getString("scope"));
+    // the bucket refills continuously, so only its bounds are certain here; rows are not limited
+    long left = a.getJsonObject("remaining").getLong("queries");
+    assertTrue(left >= 0 && left <= 1_000, a.encode());
+    assertEquals(null, a.getJsonObject("remaining").getValue("rows"), a.encode());
+    JsonObject ops = limitsOf("ops");
+    assertEquals(null, ops.getJsonObject("remaining").getValue("queries"), "no limits configured: " + ops.encode());
+  }
+
+  private JsonObject limitsOf(String principal) throws Exception {
+    return api("GET", "/console/api/limits", null).getJsonArray("limits").stream().map(JsonObject.class::cast)
+        .filter(l -> principal.equals(l.getString("principal"))).findFirst().orElseThrow();
   }
 
   @Test

@@ -82,6 +82,11 @@ try {
   await page.locator('#h-history').scrollIntoViewIfNeeded();
   await page.getByRole('button', { name: 'Apply' }).click();
   await page.locator('#history tbody tr', { hasText: 'cancelled' }).first().waitFor({ timeout: STEP_MS });
+  // the charts come over the same stream every 5 s: wait for one that counts the cancelled call
+  await page.waitForFunction(() => Number(document.querySelector('#chart-calls').dataset.total || 0) >= 1, null,
+    { timeout: STEP_MS });
+  summary.charts = await page.locator('#chart-calls title').textContent();
+  summary.chartedCalls = Number(await page.locator('#chart-calls').getAttribute('data-total'));
   await shot('2-after-cancel');
 
   // basic accessibility: every form control has a label, every button an accessible name

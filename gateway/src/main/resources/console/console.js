@@ -153,6 +153,8 @@ async function follow() {
         state.live = JSON.parse(data);
         renderLive();
         loadLimits(); // budgets move with the calls that start and end
+      } else if (event === 'charts' && data) {
+        renderCharts(JSON.parse(data));
       }
     }
   }
@@ -234,6 +236,46 @@ async function loadLimits() {
   } finally {
     limitsLoading = false;
   }
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+// One line over the 15 minutes; gaps (idle seconds) break it. The caption says what the latest
+// value is, so a screen reader hears the figure the line shows.
+function drawChart(svg, values, unit) {
+  const w = 600, h = 120, top = 14, bottom = 4;
+  const max = Math.max(1, ...values.filter((v) => v != null));
+  svg.replaceChildren();
+  let d = '';
+  let pen = false;
+  values.forEach((v, i) => {
+    if (v == null) { pen = false; return; }
+    const x = (i / Math.max(1, values.length - 1)) * w;
+    const y = h - bottom - (v / max) * (h - top - bottom);
+    d += (pen ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1);
+    pen = true;
+  });
+  const path = document.createElementNS(SVG, 'path');
+  path.setAttribute('d', d);
+  path.setAttribute('class', 'line');
+  svg.appendChild(path);
+  const label = document.createElementNS(SVG, 'text');
+  label.setAttribute('x', '4');
+  label.setAttribute('y', '11');
+  label.setAttribute('class', 'axis');
+  label.textContent = 'max ' + max + ' ' + unit;
+  svg.appendChild(label);
+  const last = [...values].reverse().find((v) => v != null);
+  const title = document.createElementNS(SVG, 'title');
+  title.textContent = 'peak ' + max + ' ' + unit + ', latest ' + (last == null ? 'none' : last + ' ' + unit);
+  svg.appendChild(title);
+}
+
+function renderCharts(c) {
+  drawChart($('#chart-calls'), c.calls, 'calls/s');
+  $('#chart-calls').dataset.total = String(c.calls.reduce((a, b) => a + b, 0));
+  drawChart($('#chart-p99'), c.p99Ms, 'ms');
+  $('#charts-node').textContent = '(node ' + c.node + ')';
 }
 
 async function connect() {

@@ -35,18 +35,21 @@ public final class ConsoleRoutes {
   private final LiveFeed feed;
   private final History history;
   private final Supplier<Future<JsonObject>> health;
+  private final dev.sluice.observability.CallRing ring;
 
   /**
    * @param localShards session shards on this node (a single node's census waits for all of them)
    * @param health /health's body: the connections and their status
    */
   public ConsoleRoutes(Vertx vertx, String nodeId, int localShards, TransportRules rules, Principals principals,
-      AuditTrail audit, long slowCallMs, Supplier<Future<JsonObject>> health) {
+      AuditTrail audit, long slowCallMs, Supplier<Future<JsonObject>> health,
+      dev.sluice.observability.CallRing ring) {
     this.vertx = vertx;
     this.nodeId = nodeId;
     this.guard = new ConsoleGuard(rules, principals, audit, nodeId);
     this.census = new Census(vertx, nodeId, localShards);
-    this.feed = new LiveFeed(vertx, census);
+    this.feed = new LiveFeed(vertx, census, () -> charts(ring));
+    this.ring = ring;
     this.history = new History(vertx, audit.dir(), slowCallMs);
     this.health = health;
   }
@@ -67,12 +70,17 @@ public final class ConsoleRoutes {
     router.get("/console/api/connections").handler(ctx -> health.get()
         .map(h -> new JsonObject().put("node", nodeId).put("connections", h.getJsonArray("connections")))
         .onComplete(ar -> answer(ctx, ar)));
+    router.get("/console/api/charts").handler(ctx -> json(ctx, 200, charts(ring)));
     router.get("/console/api/limits").handler(ctx -> vertx.eventBus().<JsonObject>request(ConsoleBus.LIMITS,
             new JsonObject()).map(m -> m.body().put("node", nodeId)).onComplete(ar -> answer(ctx, ar)));
     router.route("/console/api/*").handler(ctx -> error(ctx, 404, "no such console API: "
         + ctx.request().method() + " " + ctx.request().path() + " (see docs/console.md)"));
     feed.start();
     return census.start();
+  }
+
+  private JsonObject charts(dev.sluice.observability.CallRing ring) {
+    return ring.snapshot().put("node", nodeId);
   }
 
   public void stop() {

@@ -20,9 +20,13 @@ final class LiveFeed {
   static final long RUNNING_REFRESH_MS = 1_000;
   /** Comments keep idle proxies from closing the stream. */
   static final long KEEPALIVE_MS = 15_000;
+  /** The charts' 15 minutes, pushed this often (they move by the second; a glance is enough). */
+  static final long CHARTS_MS = 5_000;
 
   private final Vertx vertx;
   private final Census census;
+  private final java.util.function.Supplier<JsonObject> charts;
+  private long chartsTimer = -1;
   private final Set<HttpServerResponse> streams = new LinkedHashSet<>();
   private MessageConsumer<String> changes;
   private boolean censusRunning;
@@ -31,19 +35,26 @@ final class LiveFeed {
   private long refreshTimer = -1;
   private long keepAliveTimer = -1;
 
-  LiveFeed(Vertx vertx, Census census) {
+  LiveFeed(Vertx vertx, Census census, java.util.function.Supplier<JsonObject> charts) {
     this.vertx = vertx;
     this.census = census;
+    this.charts = charts;
   }
 
   void start() {
     changes = vertx.eventBus().consumer(ConsoleBus.CHANGED, m -> refresh());
     keepAliveTimer = vertx.setPeriodic(KEEPALIVE_MS, t -> write(Buffer.buffer(": keep-alive\n\n")));
+    chartsTimer = vertx.setPeriodic(CHARTS_MS, t -> {
+      if (!streams.isEmpty()) {
+        write(chartsEvent());
+      }
+    });
   }
 
   void stop() {
     vertx.cancelTimer(keepAliveTimer);
     vertx.cancelTimer(refreshTimer);
+    vertx.cancelTimer(chartsTimer);
     if (changes != null) {
       changes.unregister();
     }
@@ -58,6 +69,7 @@ final class LiveFeed {
     res.write(": sluice console\n\n");
     streams.add(res);
     res.closeHandler(v -> streams.remove(res));
+    res.write(chartsEvent());
     refresh();
   }
 
@@ -92,6 +104,10 @@ final class LiveFeed {
         });
       }
     });
+  }
+
+  private Buffer chartsEvent() {
+    return Buffer.buffer("event: charts\ndata: " + charts.get().encode() + "\n\n");
   }
 
   private void write(Buffer b) {

@@ -55,6 +55,7 @@ class ConsoleApiTest {
       new String[] {"GET", "/console/api/history?kind=refusals", null},
       new String[] {"GET", "/console/api/connections", null},
       new String[] {"GET", "/console/api/limits", null},
+      new String[] {"GET", "/console/api/charts", null},
       new String[] {"POST", "/console/api/cancel", "{\"sessionId\":\"n.0.x\",\"callId\":\"1\"}"});
 
   private TestGateway gw;
@@ -172,6 +173,10 @@ class ConsoleApiTest {
     }
     assertEquals(0, engineRunning(marker), "the query ended at the engine");
     assertEquals(0, limitsOf("agent").getInteger("inFlight"), "the cancelled statement gave its slot back");
+    JsonObject charts = api("GET", "/console/api/charts", null);
+    assertEquals(900, charts.getJsonArray("calls").size());
+    assertTrue(charts.getJsonArray("calls").stream().mapToLong(o -> ((Number) o).longValue()).sum() >= 1,
+        "the cancelled call is counted: " + charts.getJsonArray("calls").stream().filter(o -> ((Number) o).longValue() > 0).toList());
     JsonObject after = api("GET", "/console/api/live", null);
     assertTrue(after.getJsonArray("calls").stream().map(JsonObject.class::cast)
         .noneMatch(c -> String.valueOf(c.getString("sql")).contains(marker)), after.encode());

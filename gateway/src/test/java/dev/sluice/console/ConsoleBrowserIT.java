@@ -88,6 +88,8 @@ class ConsoleBrowserIT {
       assertEquals(true, result.getBoolean("isError"), result.encode());
       assertTrue(result.encode().contains("cancelled: the gateway's operator (ops) cancelled this call"),
           result.encode());
+      assertTrue(summary.getString("charts").startsWith("peak "), summary.encode());
+      assertTrue(summary.getInteger("chartedCalls") >= 1, "the chart counts the cancelled call: " + summary.encode());
       assertTrue(summary.getJsonObject("a11y").getJsonArray("unlabelled").isEmpty(), summary.encode());
       assertEquals(0, summary.getJsonObject("a11y").getInteger("unnamedButtons"), summary.encode());
       for (Object shot : summary.getJsonArray("screenshots")) {

@@ -210,7 +210,8 @@ async function loadConnections() {
 }
 
 function budget(left, limit) {
-  return limit > 0 ? left + ' of ' + limit : 'unlimited';
+  if (limit > 0) return left + ' of ' + limit;
+  return left == null ? 'unlimited' : left + ' (no limit)';
 }
 
 let limitsLoading = false;
@@ -252,7 +253,8 @@ function drawChart(svg, values, unit) {
     if (v == null) { pen = false; return; }
     const x = (i / Math.max(1, values.length - 1)) * w;
     const y = h - bottom - (v / max) * (h - top - bottom);
-    d += (pen ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1);
+    // a segment starts with a dot, so a lone busy second between idle ones still shows
+    d += (pen ? 'L' : 'M') + x.toFixed(1) + ' ' + y.toFixed(1) + (pen ? '' : 'l0.01 0');
     pen = true;
   });
   const path = document.createElementNS(SVG, 'path');

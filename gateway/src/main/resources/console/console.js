@@ -155,6 +155,7 @@ async function follow() {
         loadLimits(); // budgets move with the calls that start and end
       } else if (event === 'charts' && data) {
         renderCharts(JSON.parse(data));
+        loadConnections(); // pools and scans move too; the charts' beat is often enough
       }
     }
   }
@@ -192,6 +193,18 @@ async function loadHistory() {
   }
 }
 
+async function rescan(id, button) {
+  button.disabled = true;
+  try {
+    await api('/console/api/rescan', { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }),
+      body: JSON.stringify({ connectionId: id }) });
+    say('Catalog scan of ' + id + ' started.');
+  } catch (e) {
+    say('Rescan failed: ' + e.message, true);
+  }
+  setTimeout(loadConnections, 1000);
+}
+
 async function loadConnections() {
   const tbody = $('#connections tbody');
   try {
@@ -199,9 +212,25 @@ async function loadConnections() {
     tbody.replaceChildren();
     for (const x of c.connections || []) {
       const tr = document.createElement('tr');
+      const pool = x.pool || {};
+      const cat = x.catalog || {};
       cell(tr, x.id);
+      cell(tr, x.driver);
       cell(tr, x.status, x.status === 'up' ? 'outcome-ok' : 'outcome-error');
-      cell(tr, x.error);
+      cell(tr, [x.flavour, x.serverVersion].filter(Boolean).join(' '));
+      cell(tr, pool.size == null ? '' : pool.inUse + ' of ' + pool.size);
+      cell(tr, pool.waiting);
+      cell(tr, cat.scanning ? 'scanning…' : cat.snapshotAgeMs != null ? 'scanned ' + duration(cat.snapshotAgeMs) + ' ago'
+        : 'not scanned since start');
+      cell(tr, x.error || cat.lastError);
+      const td = cell(tr, '');
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = 'Rescan';
+      b.setAttribute('aria-label', 'Rescan the catalog of ' + x.id);
+      b.disabled = !!cat.scanning;
+      b.addEventListener('click', () => rescan(x.id, b));
+      td.appendChild(b);
       tbody.appendChild(tr);
     }
   } catch (e) {

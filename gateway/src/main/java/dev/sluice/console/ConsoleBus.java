@@ -23,6 +23,16 @@ public final class ConsoleBus {
    * stand ({@code RateLimits#snapshot}), answered by the node's composition root.
    */
   public static final String LIMITS = "sluice.console.limits";
+  /**
+   * Local request {@code {}} → {@code {connections:[...]}}: each connection's executor info
+   * (status, serverVersion, flavour, pool {size, inUse, waiting}) and its catalog scan state.
+   */
+  public static final String CONNECTIONS = "sluice.console.connections";
+  /**
+   * Local request {@code {connectionId}} → {@code {connectionId, scanning:true}} once a catalog
+   * scan was asked for on this node; fails with code 400 for an unknown connection.
+   */
+  public static final String RESCAN = "sluice.console.rescan";
   /** Changes of one shard within this window are announced once. */
   public static final long CHANGE_COALESCE_MS = 200;
 

@@ -15,7 +15,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
-import java.util.function.Supplier;
 
 /**
  * The operator's console: the page at /console (its assets come from the jar, nothing from a CDN)
@@ -34,16 +33,13 @@ public final class ConsoleRoutes {
   private final Census census;
   private final LiveFeed feed;
   private final History history;
-  private final Supplier<Future<JsonObject>> health;
   private final dev.sluice.observability.CallRing ring;
 
   /**
    * @param localShards session shards on this node (a single node's census waits for all of them)
-   * @param health /health's body: the connections and their status
    */
   public ConsoleRoutes(Vertx vertx, String nodeId, int localShards, TransportRules rules, Principals principals,
-      AuditTrail audit, long slowCallMs, Supplier<Future<JsonObject>> health,
-      dev.sluice.observability.CallRing ring) {
+      AuditTrail audit, long slowCallMs, dev.sluice.observability.CallRing ring) {
     this.vertx = vertx;
     this.nodeId = nodeId;
     this.guard = new ConsoleGuard(rules, principals, audit, nodeId);
@@ -51,7 +47,6 @@ public final class ConsoleRoutes {
     this.feed = new LiveFeed(vertx, census, () -> charts(ring));
     this.ring = ring;
     this.history = new History(vertx, audit.dir(), slowCallMs);
-    this.health = health;
   }
 
   /** Adds the console's routes; call before any catch-all route. */
@@ -67,9 +62,11 @@ public final class ConsoleRoutes {
     router.post("/console/api/cancel").handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES))
         .handler(this::cancel);
     router.get("/console/api/history").handler(this::history);
-    router.get("/console/api/connections").handler(ctx -> health.get()
-        .map(h -> new JsonObject().put("node", nodeId).put("connections", h.getJsonArray("connections")))
+    router.get("/console/api/connections").handler(ctx -> vertx.eventBus().<JsonObject>request(
+            ConsoleBus.CONNECTIONS, new JsonObject()).map(m -> m.body().put("node", nodeId))
         .onComplete(ar -> answer(ctx, ar)));
+    router.post("/console/api/rescan").handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES))
+        .handler(this::rescan);
     router.get("/console/api/charts").handler(ctx -> json(ctx, 200, charts(ring)));
     router.get("/console/api/limits").handler(ctx -> vertx.eventBus().<JsonObject>request(ConsoleBus.LIMITS,
             new JsonObject()).map(m -> m.body().put("node", nodeId)).onComplete(ar -> answer(ctx, ar)));
@@ -133,6 +130,41 @@ public final class ConsoleRoutes {
         .onFailure(err -> error(ctx, err instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS
             ? 404 : 502, err instanceof ReplyException re2 && re2.failureType() == ReplyFailure.NO_HANDLERS
             ? "node " + route.nodeId() + " that owns this session is not in the cluster" : err.getMessage()));
+  }
+
+  /**
+   * {@code {connectionId}}: starts a catalog scan on this node (or joins the running one) and answers
+   * 202 at once; the scan's progress and outcome show in /console/api/connections.
+   */
+  private void rescan(RoutingContext ctx) {
+    JsonObject body = jsonBody(ctx);
+    if (body == null) {
+      return;
+    }
+    vertx.eventBus().<JsonObject>request(ConsoleBus.RESCAN, new JsonObject()
+            .put("connectionId", body.getValue("connectionId") instanceof String s ? s : null))
+        .onSuccess(m -> json(ctx, 202, m.body()))
+        .onFailure(err -> error(ctx, err instanceof ReplyException re && re.failureCode() == 400 ? 400 : 500,
+            err.getMessage()));
+  }
+
+  /** The request's JSON object body, or null after answering 415/400. */
+  private static JsonObject jsonBody(RoutingContext ctx) {
+    String ct = ctx.request().getHeader("Content-Type");
+    if (ct == null || !ct.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+      error(ctx, 415, "send the request body as application/json");
+      return null;
+    }
+    try {
+      JsonObject body = ctx.body().asJsonObject();
+      if (body == null) {
+        error(ctx, 400, "the request needs a JSON object body");
+      }
+      return body;
+    } catch (DecodeException | ClassCastException e) {
+      error(ctx, 400, "the request body is not a JSON object");
+      return null;
+    }
   }
 
   private void history(RoutingContext ctx) {

@@ -223,14 +223,7 @@ public final class Gateway {
         .compose(v -> vertx.deployVerticle(
             () -> new SessionShardVerticle(nodeId, shardIndex.getAndIncrement(), audit, features, metrics, settings),
             new DeploymentOptions().setInstances(shards)))
-        .compose(v -> vertx.eventBus().<io.vertx.core.json.JsonObject>localConsumer(
-            dev.sluice.console.ConsoleBus.LIMITS, m -> connections.limits().snapshot().onComplete(ar -> {
-              if (ar.succeeded()) {
-                m.reply(new JsonObject().put("limits", ar.result()));
-              } else {
-                m.fail(500, String.valueOf(ar.cause().getMessage()));
-              }
-            })).completion())
+        .compose(v -> dev.sluice.console.ConsoleSources.register(vertx, connections))
         .compose(v -> deployHttp());
   }
 

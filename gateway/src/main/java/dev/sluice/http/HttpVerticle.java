@@ -116,7 +116,7 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/health").handler(this::health);
     router.get("/metrics").handler(this::metrics);
     console = new dev.sluice.console.ConsoleRoutes(vertx, nodeId, shards, rules, principals, audit,
-        server.slowCallMs(), health, metrics.callRing());
+        server.slowCallMs(), metrics.callRing());
     Future<Void> consoleMounted = console.mount(router);
     // cluster-wide: a session owned by another node streams its events back here
     eventConsumer = vertx.eventBus().consumer(streamAddress, this::streamEvent);

@@ -183,7 +183,7 @@ async function loadHistory() {
       cell(tr, refused ? r.method + ' ' + r.path : r.tool);
       cell(tr, r.connectionId);
       cell(tr, refused ? 'refused ' + r.status : r.outcome, 'outcome-' + (refused ? 'refused' : r.outcome));
-      cell(tr, refused ? r.reason : r.errorType);
+      cell(tr, refused ? r.reason : [r.errorType, r.errorMessage].filter(Boolean).join(': '));
       cell(tr, r.durationMs);
       cell(tr, r.sql, 'sql');
       tbody.appendChild(tr);

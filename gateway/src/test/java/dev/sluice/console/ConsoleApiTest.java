@@ -174,6 +174,8 @@ class ConsoleApiTest {
     }
     assertEquals(0, engineRunning(marker), "the query ended at the engine");
     assertEquals(0, limitsOf("agent").getInteger("inFlight"), "the cancelled statement gave its slot back");
+    awaitHistory("text=" + marker, r -> "cancelled".equals(r.getString("outcome"))
+        && "cancelled from the operator's console by ops".equals(r.getString("errorMessage")));
     JsonObject charts = api("GET", "/console/api/charts", null);
     assertEquals(900, charts.getJsonArray("calls").size());
     assertTrue(charts.getJsonArray("calls").stream().mapToLong(o -> ((Number) o).longValue()).sum() >= 1,
@@ -197,7 +199,8 @@ class ConsoleApiTest {
     // the trail is written in batches: wait until both refusals are on file
     JsonArray refusals = awaitHistory("kind=refusals", r -> "http_refused".equals(r.getString("type"))
         && "/console/api/live".equals(r.getString("path")) && r.getString("reason").contains("not an operator"),
-        r -> "validation_failed".equals(r.getString("errorType")) && "agent".equals(r.getString("principal")));
+        r -> "validation_failed".equals(r.getString("errorType")) && "agent".equals(r.getString("principal"))
+            && r.getString("errorMessage", "").length() > 10);
     assertTrue(refusals.stream().map(JsonObject.class::cast).noneMatch(r -> "ok".equals(r.getString("outcome"))),
         refusals.encode());
     JsonArray calls = awaitHistory("principal=agent&text=41%20%2B%201", r -> "ok".equals(r.getString("outcome")));

@@ -94,6 +94,7 @@ async function settle(page, frame) {
 }
 
 const text = (r) => (r?.content ?? []).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+const must = (r, what) => { if (r.isError || !r.structuredContent) throw new Error(`${what} failed: ${text(r).slice(0, 300)}`); };
 
 const apps = await connect('sluice-apps-host', APPS);
 const browser = await launchBrowser();
@@ -123,7 +124,7 @@ try {
     + 'JOIN customers c ON c.id = o.customer_id GROUP BY c.country ORDER BY revenue DESC';
   const groupedArgs = { connectionId: 'demo', sql: groupedSql, maxRows: 6 };
   const grouped = await apps.callTool({ name: 'sql_execution', arguments: groupedArgs });
-  expect(!grouped.isError, `grouped query failed: ${text(grouped).slice(0, 200)}`);
+  must(grouped, 'the grouped query');
   {
     const { page, frame, bridge, requests } = await show(browser, apps, html, byName.sql_execution, groupedArgs, grouped);
     const g = await frame.evaluate(() => {
@@ -209,8 +210,9 @@ try {
     const after = await frame.evaluate(() => ({ rows: document.querySelectorAll('#rows tbody tr').length,
       rowCount: document.getElementById('rowcount').textContent }));
     const direct = await apps.callTool({ name: 'sql_execution', arguments: { ...groupedArgs, maxRows: 1000 } });
-    checks.rerun = { button: g.rerun, ...after, direct: direct.structuredContent.rowCount };
-    expect(after.rows === direct.structuredContent.rowCount, `re-run shows ${after.rows} rows, the gateway has ${direct.structuredContent.rowCount}`);
+    must(direct, 'the same call made directly');
+    checks.rerun = { button: g.rerun, ...after, direct: direct.structuredContent?.rowCount };
+    expect(after.rows === direct.structuredContent?.rowCount, `re-run shows ${after.rows} rows, the gateway has ${direct.structuredContent?.rowCount}`);
     checks.groupedRequests = requests;
     expect(requests.length === 0, `the page made network requests: ${requests}`);
     await page.close();
@@ -221,7 +223,7 @@ try {
     const nullArgs = { connectionId: 'demo', sql: "SELECT 1 AS id, NULL AS note, replace(hex(zeroblob(6000)), '00', 'ab') AS long_text "
       + "UNION ALL SELECT 2, 'kept', 'short'" };
     const r = await apps.callTool({ name: 'sql_execution', arguments: nullArgs });
-    expect(!r.isError, `NULL query failed: ${text(r).slice(0, 200)}`);
+    must(r, 'the NULL query');
     const { page, frame } = await show(browser, apps, html, byName.sql_execution, nullArgs, r);
     checks.nullAndCut = await frame.evaluate(() => ({
       nulls: [...document.querySelectorAll('#rows td.null')].map((td) => td.textContent),
@@ -236,10 +238,10 @@ try {
 
   // 3. a time series from the semantic layer: a line chart, its measures and dimensions named
   {
-    const tsArgs = { measures: ['orders.revenue'], dimensions: [{ dimension: 'orders.ordered_at', granularity: 'month' }],
+    const tsArgs = { connectionId: 'demo', measures: ['orders.revenue'], dimensions: [{ dimension: 'orders.ordered_at', granularity: 'month' }],
       order_by: ['orders.ordered_at.month'], limit: 24 };
     const r = await apps.callTool({ name: 'sl_query', arguments: tsArgs });
-    expect(!r.isError, `sl_query failed: ${text(r).slice(0, 200)}`);
+    must(r, 'sl_query');
     const { page, frame, requests } = await show(browser, apps, html, byName.sl_query, tsArgs, r);
     checks.timeSeries = await frame.evaluate(() => ({
       rows: document.querySelectorAll('#rows tbody tr').length,
@@ -267,7 +269,7 @@ try {
     const cmpArgs = { connectionId: 'demo', baselineSql: 'SELECT status, count(*) AS n FROM orders GROUP BY status',
       candidateSql: 'SELECT status, count(*) AS n FROM orders WHERE total > 100 GROUP BY status' };
     const r = await apps.callTool({ name: 'sql_compare', arguments: cmpArgs });
-    expect(!r.isError, `sql_compare failed: ${text(r).slice(0, 200)}`);
+    must(r, 'sql_compare');
     const { page, frame } = await show(browser, apps, html, byName.sql_compare, cmpArgs, r, 'dark');
     await page.evaluate(() => document.body.classList.add('dark'));
     checks.compare = await frame.evaluate(() => {
@@ -287,6 +289,8 @@ try {
     await page.screenshot({ path: join(outDir, 'viewer-compare-dark.png') });
     await page.close();
   }
+} catch (e) {
+  problems.push(`stopped: ${e.stack ?? e}`);
 } finally {
   await browser.close();
   await apps.close();

@@ -13,7 +13,7 @@
 //
 // Checks: a 3-column grouped result as a table and a bar chart (sort, sticky header, numeric
 // alignment, chart switch and hide, a series hidden, CSV copy, a re-run with a larger maxRows through the host);
-// NULL and a cut text cell; a time series (sl_query by month) as a line chart with its measures
+// NULL and a cut text cell; an error result; a time series (sl_query by month) as a line chart with its measures
 // and dimensions named; sql_compare's verdict and both sides' timings side by side; the host's
 // light and dark themes; no network request from the page. Screenshots go to <outDir>. Prints a
 // JSON summary {ok, checks, problems}; exits 1 when a check fails.
@@ -233,6 +233,19 @@ try {
     expect(JSON.stringify(checks.nullAndCut.nulls) === '["NULL"]', `NULL cells: ${checks.nullAndCut.nulls}`);
     expect(checks.nullAndCut.cut === 1, `cut cells marked: ${checks.nullAndCut.cut}`);
     expect(checks.nullAndCut.chart === 0, 'a chart for two text columns');
+    await page.close();
+  }
+
+  // an error result: its text, as the agent reads it
+  {
+    const badArgs = { connectionId: 'demo', sql: 'SELECT * FROM ordrs' };
+    const r = await apps.callTool({ name: 'sql_execution', arguments: badArgs });
+    expect(r.isError === true, 'a query of a missing table did not fail');
+    const { page, frame } = await show(browser, apps, html, byName.sql_execution, badArgs, r);
+    checks.error = await frame.evaluate(() => ({ title: document.getElementById('title').textContent,
+      text: document.getElementById('error')?.textContent.split('\n')[0] }));
+    expect(checks.error.title === 'The call failed' && checks.error.text?.startsWith('table_not_found'),
+      `error shown as ${JSON.stringify(checks.error)}`);
     await page.close();
   }
 

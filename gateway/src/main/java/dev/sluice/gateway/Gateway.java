@@ -102,7 +102,8 @@ public final class Gateway {
     this.audit = AuditTrail.open(config.audit());
     metrics.auditCounters(audit, AuditTrail::written, AuditTrail::dropped);
     this.tools = new ToolRegistry();
-    this.features = new McpFeatures("sluice", VERSION, Instructions.TEXT, tools);
+    this.features = new McpFeatures("sluice", VERSION, Instructions.TEXT, tools)
+        .viewer(dev.sluice.apps.ResultViewer.load());
     DiscoverySource discovery = new DiscoverySource(vertx, catalog, new WikiStore(state),
         config.connections());
     ProductTools.register(tools, connections, catalog, discovery);

@@ -64,7 +64,7 @@ final class McpDispatcher {
         case "resources/read":
         case "resources/subscribe":
         case "resources/unsubscribe":
-          return resources(id, method, params);
+          return resources(session, id, method, params);
         case "prompts/list":
         case "prompts/get":
           return prompts(id, method, params);
@@ -106,7 +106,7 @@ final class McpDispatcher {
       return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor: " + cursor);
     }
     return JsonRpc.result(id, features.tools().page(cursor,
-        ProtocolRevision.structuredOutput(session.protocolVersion)));
+        ProtocolRevision.structuredOutput(session.protocolVersion), features.apps(session.clientCapabilities)));
   }
 
   private JsonObject setLevel(Session session, Object id, JsonObject params) {
@@ -154,8 +154,8 @@ final class McpDispatcher {
     });
   }
 
-  private Future<JsonObject> resources(Object id, String method, JsonObject params) {
-    McpFeatures.Resources r = features.resources();
+  private Future<JsonObject> resources(Session session, Object id, String method, JsonObject params) {
+    McpFeatures.Resources r = features.resources(features.apps(session.clientCapabilities));
     if (r == null) {
       return Future.succeededFuture(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found: " + method));
     }

@@ -1,5 +1,7 @@
 package dev.sluice.mcp;
 
+import dev.sluice.apps.McpApps;
+import dev.sluice.apps.ResultViewer;
 import dev.sluice.mcp.tool.ToolRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -8,7 +10,9 @@ import io.vertx.core.json.JsonObject;
 /**
  * Everything a session serves: tools always; resources, prompts and completions only when a
  * provider is registered (the product registers none; the conformance fixtures do). Capabilities
- * in the initialize result follow from what is present.
+ * in the initialize result follow from what is present. A result viewer (MCP Apps) is offered only
+ * to a client that declared the extension ({@link #apps(JsonObject)}): it alone sees the viewer's
+ * resource, the tools' {@code _meta.ui} and the extension in the capabilities.
  */
 public final class McpFeatures {
 
@@ -46,6 +50,7 @@ public final class McpFeatures {
   private Resources resources;
   private Prompts prompts;
   private Completions completions;
+  private ResultViewer viewer;
 
   public McpFeatures(String serverName, String serverVersion, String instructions, ToolRegistry tools) {
     this.serverName = serverName;
@@ -67,6 +72,22 @@ public final class McpFeatures {
   public McpFeatures completions(Completions c) {
     this.completions = c;
     return this;
+  }
+
+  /** Offers {@code v} to clients that render MCP Apps. */
+  public McpFeatures viewer(ResultViewer v) {
+    this.viewer = v;
+    return this;
+  }
+
+  /** Whether a client with these capabilities is served the result viewer. */
+  public boolean apps(JsonObject clientCapabilities) {
+    return viewer != null && McpApps.declared(clientCapabilities);
+  }
+
+  /** The resources a client sees: the registered provider, with the viewer in front for an apps client. */
+  public Resources resources(boolean apps) {
+    return apps && viewer != null ? viewer.over(resources) : resources;
   }
 
   public ToolRegistry tools() {
@@ -94,18 +115,27 @@ public final class McpFeatures {
   }
 
   public JsonObject capabilities() {
+    return capabilities(false);
+  }
+
+  /** The capabilities for a client; {@code apps} adds the viewer's resources and the extension. */
+  public JsonObject capabilities(boolean apps) {
     JsonObject caps = new JsonObject()
         .put("tools", new JsonObject().put("listChanged", true))
         .put("logging", new JsonObject());
-    if (resources != null) {
+    Resources r = resources(apps);
+    if (r != null) {
       caps.put("resources", new JsonObject().put("listChanged", false)
-          .put("subscribe", resources.subscribable()));
+          .put("subscribe", r.subscribable()));
     }
     if (prompts != null) {
       caps.put("prompts", new JsonObject().put("listChanged", false));
     }
     if (completions != null) {
       caps.put("completions", new JsonObject());
+    }
+    if (apps && viewer != null) {
+      caps.put("extensions", McpApps.serverExtension());
     }
     return caps;
   }

@@ -240,7 +240,7 @@ public final class SessionShardVerticle extends VerticleBase {
     SessionLog.open(sid, session.principal, version, session.clientInfo);
     JsonObject result = new JsonObject()
         .put("protocolVersion", version)
-        .put("capabilities", features.capabilities())
+        .put("capabilities", features.capabilities(features.apps(session.clientCapabilities)))
         .put("serverInfo", features.serverInfo());
     if (features.instructions() != null) {
       result.put("instructions", features.instructions());

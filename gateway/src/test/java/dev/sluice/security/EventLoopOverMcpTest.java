@@ -152,6 +152,50 @@ class EventLoopOverMcpTest {
     return new ArrayList<>(warnings);
   }
 
+  /** Small statements whose answers are huge: one value of 100 MB, or many values of 1 MB. */
+  static Map<String, String> hugeResults(String conn) {
+    Map<String, String> m = new LinkedHashMap<>();
+    switch (conn) {
+      case "pg" -> {
+        m.put("one 100 MB value", "SELECT repeat('x', 100000000) AS s");
+        m.put("200 values of 1 MB", "SELECT repeat('x', 1000000) AS s FROM generate_series(1, 200)");
+      }
+      case "my" -> {
+        m.put("one 100 MB value", "SELECT REPEAT('x', 100000000) AS s");
+        m.put("200 values of 1 MB", "SELECT REPEAT('x', 1000000) AS s FROM orders");
+      }
+      default -> {
+        m.put("one 100 MB value", "SELECT printf('%.*c', 100000000, 'x') AS s");
+        m.put("200 values of 1 MB", "SELECT printf('%.*c', 1000000, 'x') AS s FROM orders");
+      }
+    }
+    return m;
+  }
+
+  @Test
+  void noHugeAnswerBlocksAnEventLoop() throws Exception {
+    List<String> blocked = new ArrayList<>();
+    int calls = 0;
+    for (String conn : SecurityGateway.CONNECTIONS) {
+      McpHttpClient c = sg.session(SecurityGateway.DEFAULT);
+      for (Map.Entry<String, String> in : hugeResults(conn).entrySet()) {
+        List<String> seen = List.of();
+        for (int attempt = 0; attempt < 3; attempt++) {
+          seen = blockedBy(c, conn, in.getValue());
+          calls++;
+          if (seen.isEmpty()) {
+            break;
+          }
+        }
+        if (!seen.isEmpty()) {
+          blocked.add(conn + " " + in.getKey() + ", every time: " + seen.get(0));
+        }
+      }
+    }
+    AttackRunner.assertNone(blocked, "(event loop blocked > 100 ms by an answer)");
+    System.out.println("event loop: huge answers on three engines, " + calls + " calls: no event loop blocked > 100 ms");
+  }
+
   @Test
   void noStatementUpToTheSizeCapBlocksAnEventLoop() throws Exception {
     // the harness sees a block: an event loop held for 400 ms draws a warning

@@ -76,9 +76,14 @@ public final class McpHttpClient {
 
   /** initialize + notifications/initialized; remembers the session id. */
   public JsonObject initialize(String version) throws Exception {
+    return initialize(version, new JsonObject());
+  }
+
+  /** {@link #initialize(String)} for a client that declares {@code capabilities}. */
+  public JsonObject initialize(String version, JsonObject capabilities) throws Exception {
     Reply r = post(request(nextId(), "initialize", new JsonObject()
         .put("protocolVersion", version)
-        .put("capabilities", new JsonObject())
+        .put("capabilities", capabilities)
         .put("clientInfo", new JsonObject().put("name", "sluice-test").put("version", "1"))), Map.of());
     if (r.status() != 200) {
       throw new AssertionError("initialize answered " + r.status() + ": " + r.body());

@@ -113,13 +113,14 @@ public final class StatelessHandler {
     JsonObject params = msg.getValue("params") instanceof JsonObject p ? p : new JsonObject();
     try {
       return switch (method) {
-        case "server/discover" -> Pending.of(complete(id, discover()));
-        case "tools/list" -> Pending.of(toolsList(id, params));
+        case "server/discover" -> Pending.of(complete(id, discover(features.apps(env.clientCapabilities()))));
+        case "tools/list" -> Pending.of(toolsList(id, params, features.apps(env.clientCapabilities())));
         case "tools/call" -> toolsCall(id, params, env, principal, notify);
         case "tasks/get", "tasks/update", "tasks/cancel" -> tasksMethod(id, method, params, env, principal);
         case "subscriptions/listen" -> listen(id, params, notify);
         case "resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get",
-            "completion/complete" -> new Pending(providers(id, method, params), () -> { });
+            "completion/complete" -> new Pending(providers(id, method, params,
+                features.apps(env.clientCapabilities())), () -> { });
         default -> Pending.of(JsonRpc.error(id, JsonRpc.METHOD_NOT_FOUND, "Method not found: " + method
             + (removed(method) ? " (removed in revision " + ProtocolRevision.V2026_07_28 + ")" : "")));
       };
@@ -153,25 +154,32 @@ public final class StatelessHandler {
 
   // ---- discovery and lists -------------------------------------------------------------------
 
-  private JsonObject discover() {
-    JsonObject caps = features.capabilities()
-        .put("extensions", new JsonObject().put(Envelope.TASKS_EXTENSION, new JsonObject()));
+  /**
+   * @param apps the client renders MCP Apps: the answer names the viewer's extension too, and so
+   *     differs by client and is no longer for shared caches
+   */
+  private JsonObject discover(boolean apps) {
+    JsonObject caps = features.capabilities(apps);
+    JsonObject extensions = caps.getValue("extensions") instanceof JsonObject e ? e : new JsonObject();
+    caps.put("extensions", extensions.put(Envelope.TASKS_EXTENSION, new JsonObject()));
     JsonObject r = new JsonObject().put("supportedVersions", new JsonArray(ProtocolRevision.MODERN))
         .put("capabilities", caps);
     if (features.instructions() != null) {
       r.put("instructions", features.instructions());
     }
-    // the same for every caller: shared caches may keep it
-    return r.put("ttlMs", DISCOVER_TTL_MS).put("cacheScope", "public");
+    // without the viewer the same for every caller: shared caches may keep it
+    return r.put("ttlMs", DISCOVER_TTL_MS).put("cacheScope", apps ? "private" : "public");
   }
 
-  private JsonObject toolsList(Object id, JsonObject params) {
+  private JsonObject toolsList(Object id, JsonObject params, boolean apps) {
     String cursor = params.getString("cursor");
     if (cursor != null && ToolRegistry.decodeCursor(cursor) < 0) {
       return JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Invalid cursor: " + cursor);
     }
-    // every principal is listed the same tools (access is checked per call): a public list
-    return complete(id, features.tools().page(cursor, true).put("ttlMs", TOOLS_TTL_MS).put("cacheScope", "public"));
+    // every principal is listed the same tools (access is checked per call): a public list, except
+    // that an apps client's names the viewer, which no other client may be served from a shared cache
+    return complete(id, features.tools().page(cursor, true, apps).put("ttlMs", TOOLS_TTL_MS)
+        .put("cacheScope", apps ? "private" : "public"));
   }
 
   // ---- tools/call ----------------------------------------------------------------------------
@@ -326,8 +334,8 @@ public final class StatelessHandler {
 
   // ---- resources, prompts, completion (when a provider is registered) ------------------------
 
-  private Future<JsonObject> providers(Object id, String method, JsonObject params) {
-    McpFeatures.Resources r = features.resources();
+  private Future<JsonObject> providers(Object id, String method, JsonObject params, boolean apps) {
+    McpFeatures.Resources r = features.resources(apps);
     McpFeatures.Prompts p = features.prompts();
     McpFeatures.Completions c = features.completions();
     switch (method) {

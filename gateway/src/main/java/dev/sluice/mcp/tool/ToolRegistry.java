@@ -27,17 +27,31 @@ public final class ToolRegistry {
   public static final int DEFAULT_PAGE_SIZE = 50;
 
   /**
-   * A registered tool: its validator, and its tools/list entry built once, with and without the
+   * A registered tool: its validator, and its tools/list entries built once: with and without the
    * outputSchema (2025-03-26 has no structured output: a client told of an outputSchema there
-   * would wait for structuredContent that never comes).
+   * would wait for structuredContent that never comes), and with and without the MCP Apps viewer
+   * ({@code _meta.ui}, only for clients that declared the extension).
    */
-  private record Entry(Tool tool, Validator validator, JsonObject listed, JsonObject listedWithoutOutput) {
+  private record Entry(Tool tool, Validator validator, JsonObject listed, JsonObject listedWithoutOutput,
+      JsonObject listedForApps, JsonObject listedForAppsWithoutOutput) {
 
     static Entry of(Tool tool, Validator validator) {
       JsonObject listed = tool.spec().toJson();
+      JsonObject forApps = tool.spec().toJson(true);
+      return new Entry(tool, validator, listed, withoutOutput(listed), forApps, withoutOutput(forApps));
+    }
+
+    private static JsonObject withoutOutput(JsonObject listed) {
       JsonObject without = listed.copy();
       without.remove("outputSchema");
-      return new Entry(tool, validator, listed, without);
+      return without;
+    }
+
+    JsonObject listed(boolean outputSchemas, boolean apps) {
+      if (apps) {
+        return outputSchemas ? listedForApps : listedForAppsWithoutOutput;
+      }
+      return outputSchemas ? listed : listedWithoutOutput;
     }
   }
 
@@ -145,11 +159,20 @@ public final class ToolRegistry {
    * @param outputSchemas whether the session's revision knows outputSchema (2025-06-18 on)
    */
   public JsonObject page(String cursor, boolean outputSchemas) {
+    return page(cursor, outputSchemas, false);
+  }
+
+  /**
+   * One page of tools/list.
+   *
+   * @param apps whether the client declared MCP Apps support: its tools name their result viewer
+   */
+  public JsonObject page(String cursor, boolean outputSchemas, boolean apps) {
     int offset = decodeCursor(cursor);
     List<Entry> all = new ArrayList<>(tools.values());
     JsonArray page = new JsonArray();
     for (int i = offset; i < Math.min(all.size(), offset + pageSize); i++) {
-      page.add(outputSchemas ? all.get(i).listed : all.get(i).listedWithoutOutput);
+      page.add(all.get(i).listed(outputSchemas, apps));
     }
     JsonObject result = new JsonObject().put("tools", page);
     if (offset + pageSize < all.size()) {

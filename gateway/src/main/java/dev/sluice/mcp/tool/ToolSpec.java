@@ -17,6 +17,9 @@ import java.util.Map;
  * @param outputSchema JSON Schema of structuredContent on success; null when the tool has none
  * @param annotations behaviour hints (readOnlyHint, destructiveHint, idempotentHint,
  *     openWorldHint)
+ * @param appResourceUri the {@code ui://} resource that renders the tool's results (MCP Apps,
+ *     {@code _meta.ui.resourceUri} in the spec file); listed only to clients that declared MCP
+ *     Apps support, null when the tool has none
  */
 public record ToolSpec(
     String name,
@@ -24,7 +27,14 @@ public record ToolSpec(
     String description,
     JsonObject inputSchema,
     JsonObject outputSchema,
-    JsonObject annotations) {
+    JsonObject annotations,
+    String appResourceUri) {
+
+  /** A tool without a result viewer. */
+  public ToolSpec(String name, String title, String description, JsonObject inputSchema, JsonObject outputSchema,
+      JsonObject annotations) {
+    this(name, title, description, inputSchema, outputSchema, annotations, null);
+  }
 
   /** Where the spec files live on the class path. */
   public static final String RESOURCE_DIR = "tools/";
@@ -48,11 +58,25 @@ public record ToolSpec(
   }
 
   private static ToolSpec fromJson(JsonObject j) {
+    JsonObject ui = j.getJsonObject("_meta", new JsonObject()).getJsonObject("ui", new JsonObject());
     return new ToolSpec(j.getString("name"), j.getString("title"), j.getString("description"),
-        j.getJsonObject("inputSchema"), j.getJsonObject("outputSchema"), j.getJsonObject("annotations"));
+        j.getJsonObject("inputSchema"), j.getJsonObject("outputSchema"), j.getJsonObject("annotations"),
+        ui.getString("resourceUri"));
   }
 
-  /** The tools/list entry; a fresh copy, so whoever sends it cannot change the spec. */
+  /**
+   * The tools/list entry for a client that declared MCP Apps support: {@link #toJson()} plus
+   * {@code _meta.ui.resourceUri} when the tool has a viewer.
+   */
+  public JsonObject toJson(boolean apps) {
+    JsonObject j = toJson();
+    if (apps && appResourceUri != null) {
+      j.put("_meta", new JsonObject().put("ui", new JsonObject().put("resourceUri", appResourceUri)));
+    }
+    return j;
+  }
+
+  /** The tools/list entry every other client gets; a fresh copy, so whoever sends it cannot change the spec. */
   public JsonObject toJson() {
     JsonObject j = new JsonObject().put("name", name);
     if (title != null) {

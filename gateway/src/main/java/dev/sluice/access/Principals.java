@@ -31,6 +31,8 @@ public final class Principals {
   private final Map<String, PrincipalConfig> byName = new HashMap<>();
   private final List<String> allConnections = new ArrayList<>();
   private final boolean open;
+  /** No token anywhere and bound to loopback: the single local user runs the console too. */
+  private final boolean openOperator;
 
   public Principals(SluiceConfig config) {
     config.connections().forEach(c -> allConnections.add(c.id()));
@@ -43,6 +45,22 @@ public final class Principals {
       p.tokenSha256().forEach(d -> byDigest.put(d, p.name()));
     }
     this.open = byDigest.isEmpty();
+    this.openOperator = open && loopback(config.server().host());
+  }
+
+  private static boolean loopback(String host) {
+    String h = host.trim().toLowerCase(java.util.Locale.ROOT);
+    return h.equals("localhost") || h.equals("::1") || h.equals("[::1]") || h.startsWith("127.");
+  }
+
+  /**
+   * Whether the principal may use the operator's console and its admin API: a principal configured
+   * with {@code operator: true}, or the default principal of a loopback gateway without tokens.
+   * The holder of {@code server.token} is not an operator: a shared token is an agent's token.
+   */
+  public boolean isOperator(String principal) {
+    PrincipalConfig p = byName.get(principal);
+    return p != null ? p.operator() : openOperator && PrincipalConfig.DEFAULT.equals(principal);
   }
 
   /** No token anywhere: every caller is the default principal. */

@@ -117,6 +117,47 @@ public final class RateLimits {
     };
   }
 
+  /**
+   * Each principal's budgets as they stand, for the operator's console: {@code {principal, scope,
+   * limits:{queriesPerMinute, rowsPerHour, concurrentQueries}, remaining:{queries, rows},
+   * inFlight}}. A remaining value is null where that limit is off. In a cluster, queries and rows
+   * are the shared windows' (what is left of the current minute and hour); statements in flight
+   * are this node's.
+   */
+  public Future<io.vertx.core.json.JsonArray> snapshot() {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    names.add(PrincipalConfig.DEFAULT);
+    names.addAll(new java.util.TreeSet<>(byPrincipal.keySet()));
+    java.util.List<Future<io.vertx.core.json.JsonObject>> rows = new java.util.ArrayList<>();
+    for (String who : names) {
+      rows.add(snapshotOf(who, byPrincipal.getOrDefault(who, fallback)));
+    }
+    return Future.all(rows).map(all -> new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(all.list())));
+  }
+
+  private Future<io.vertx.core.json.JsonObject> snapshotOf(String who, LimitsConfig l) {
+    io.vertx.core.json.JsonObject limits = new io.vertx.core.json.JsonObject()
+        .put("queriesPerMinute", l.queriesPerMinute()).put("rowsPerHour", l.rowsPerHour())
+        .put("concurrentQueries", l.concurrentQueries());
+    Budget b = budgets.get(who);
+    double[] local = b == null ? new double[] {l.queriesPerMinute(), l.rowsPerHour(), 0} : b.standing(System.nanoTime());
+    io.vertx.core.json.JsonObject out = new io.vertx.core.json.JsonObject().put("principal", who)
+        .put("scope", shared == null ? "node" : "cluster").put("limits", limits).put("inFlight", (int) local[2]);
+    if (shared == null) {
+      return Future.succeededFuture(out.put("remaining", new io.vertx.core.json.JsonObject()
+          .put("queries", l.queriesPerMinute() > 0 ? (Object) (long) Math.floor(local[0]) : null)
+          .put("rows", l.rowsPerHour() > 0 ? (Object) (long) Math.floor(local[1]) : null)));
+    }
+    long now = System.currentTimeMillis();
+    Future<Long> q = l.queriesPerMinute() > 0 ? shared.add(who + "/queries/" + now / 60_000, 0)
+        : Future.succeededFuture(null);
+    Future<Long> r = l.rowsPerHour() > 0 ? shared.add(who + "/rows/" + now / 3_600_000, 0)
+        : Future.succeededFuture(null);
+    return Future.all(q, r).map(v -> out.put("remaining", new io.vertx.core.json.JsonObject()
+        .put("queries", q.result() == null ? null : Math.max(0, l.queriesPerMinute() - q.result()))
+        .put("rows", r.result() == null ? null : Math.max(0, l.rowsPerHour() - r.result()))));
+  }
+
   /** A granted statement slot. */
   public static final class Permit {
     static final Permit NONE = new Permit(null, null);
@@ -173,6 +214,12 @@ public final class RateLimits {
       queries -= 1;
       inFlight++;
       return null;
+    }
+
+    /** Queries and rows left, statements in flight. */
+    synchronized double[] standing(long now) {
+      refill(now);
+      return new double[] {queries, rows, inFlight};
     }
 
     synchronized void give(long returnedRows, long now) {

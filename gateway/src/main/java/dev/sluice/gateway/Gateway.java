@@ -224,6 +224,7 @@ public final class Gateway {
         .compose(v -> vertx.deployVerticle(
             () -> new SessionShardVerticle(nodeId, shardIndex.getAndIncrement(), audit, features, metrics, settings),
             new DeploymentOptions().setInstances(shards)))
+        .compose(v -> dev.sluice.console.ConsoleSources.register(vertx, connections))
         .compose(v -> deployHttp());
   }
 

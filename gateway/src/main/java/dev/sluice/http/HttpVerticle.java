@@ -79,6 +79,8 @@ public final class HttpVerticle extends VerticleBase {
   private final Supplier<StatelessHandler> statelessHandlers;
   private StatelessHandler stateless;
   private StatelessPost statelessPost;
+  private final Principals principals;
+  private dev.sluice.console.ConsoleRoutes console;
 
   /**
    * @param draining true once the node is leaving: no new sessions, /health answers 503
@@ -96,6 +98,7 @@ public final class HttpVerticle extends VerticleBase {
     this.metrics = metrics;
     this.health = health;
     this.rules = new TransportRules(server, principals);
+    this.principals = principals;
   }
 
   @Override
@@ -112,6 +115,9 @@ public final class HttpVerticle extends VerticleBase {
         "Method Not Allowed"), "GET, POST, DELETE"));
     router.get("/health").handler(this::health);
     router.get("/metrics").handler(this::metrics);
+    console = new dev.sluice.console.ConsoleRoutes(vertx, nodeId, shards, rules, principals, audit,
+        server.slowCallMs(), metrics.callRing());
+    Future<Void> consoleMounted = console.mount(router);
     // cluster-wide: a session owned by another node streams its events back here
     eventConsumer = vertx.eventBus().consumer(streamAddress, this::streamEvent);
     vertx.eventBus().<String>localConsumer(McpBus.NODE_LEFT, m -> ownerLeft(m.body()));
@@ -120,6 +126,7 @@ public final class HttpVerticle extends VerticleBase {
     stateless = statelessHandlers.get();
     statelessPost = new StatelessPost(stateless, rules, metrics, context, streams, draining, streamPrefix);
     return eventConsumer.completion()
+        .compose(v -> consoleMounted)
         .compose(v -> stateless.start())
         .compose(v -> vertx.createHttpServer(new HttpServerOptions()
                 .setHost(server.host()).setPort(server.port())
@@ -135,6 +142,9 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(keepAliveTimer);
+    if (console != null) {
+      console.stop();
+    }
     Future<Void> handlerStopped = stateless == null ? Future.succeededFuture() : stateless.stop();
     return handlerStopped.transform(x -> httpServer == null ? Future.succeededFuture() : httpServer.close());
   }

@@ -31,6 +31,13 @@ final class McpDispatcher {
     this.progressAddress = progressAddress;
   }
 
+  /** Runs whenever a call starts or ends (the operator's console refreshes). */
+  private Runnable callsChanged = () -> { };
+
+  void onCallsChanged(Runnable r) {
+    callsChanged = r;
+  }
+
   /**
    * Handles one request. The Future holds the JSON-RPC response, or null when none must be sent
    * (the call was cancelled).
@@ -130,9 +137,18 @@ final class McpDispatcher {
     String callId = String.valueOf(id);
     ToolCall call = new ToolCall(vertx, session, callId, progressToken, stream, progressAddress, shardQueries);
     session.inFlight.put(callId, call);
+    session.callCount++;
+    callsChanged.run();
     boolean structured = ProtocolRevision.structuredOutput(session.protocolVersion);
     return invocation.run(name, tool, args, call, session.id, session.clientInfo, meta).map(outcome -> {
       session.inFlight.remove(callId);
+      callsChanged.run();
+      if (outcome.cancelled() && call.cancelledBy != null) {
+        // the client did not ask for this: it is told, in band, instead of waiting for an answer
+        return JsonRpc.result(id, ToolInvocation.errorResult(new dev.sluice.sql.SqlError(
+            dev.sluice.sql.ErrorType.CANCELLED, "the gateway's operator (" + call.cancelledBy
+                + ") cancelled this call; a query it had started was cancelled at the database")));
+      }
       // a cancelled call sends no response
       return outcome.cancelled() ? null : JsonRpc.result(id, outcome.callResult(structured));
     });

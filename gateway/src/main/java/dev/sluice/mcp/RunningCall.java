@@ -36,6 +36,11 @@ public abstract class RunningCall implements ToolContext {
   private String lastQueryId;
   private String lastProgressMessage;
   private double lastProgress = Double.NEGATIVE_INFINITY;
+  /** What the operator's console shows of a call in flight (set when the tool starts). */
+  private String tool;
+  private String connectionId;
+  private String sql;
+  private long startedAt = System.currentTimeMillis();
 
   protected RunningCall(Vertx vertx, String callId, Object progressToken, String progressAddress,
       Map<String, RunningCall> loopQueries) {
@@ -91,6 +96,26 @@ public abstract class RunningCall implements ToolContext {
   @Override
   public dev.sluice.tracing.CallSpan span() {
     return span;
+  }
+
+  /** Notes which tool runs with which arguments, for the operator's console. */
+  void describe(String toolName, JsonObject args) {
+    tool = toolName;
+    connectionId = args.getValue("connectionId") instanceof String c ? c : null;
+    sql = args.getValue("sql") instanceof String q ? q : null;
+    startedAt = System.currentTimeMillis();
+  }
+
+  /** SQL beyond this is cut in the console's view: the page shows it, the audit trail keeps it whole. */
+  private static final int CONSOLE_SQL_CHARS = 4_000;
+
+  /** The call as the operator's console lists it. */
+  public JsonObject consoleView() {
+    return new JsonObject().put("callId", callId).put("tool", tool).put("connectionId", connectionId)
+        .put("sql", sql == null || sql.length() <= CONSOLE_SQL_CHARS ? sql : sql.substring(0, CONSOLE_SQL_CHARS) + "…")
+        .put("principal", principal()).put("startedAt", startedAt)
+        .put("elapsedMs", System.currentTimeMillis() - startedAt)
+        .put("progress", lastProgressMessage).put("queryId", lastQueryId).put("cancelled", cancelled);
   }
 
   /** The analysed statement's fingerprint, for the audit record; null when the call ran none. */

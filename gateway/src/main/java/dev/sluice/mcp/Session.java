@@ -35,6 +35,8 @@ final class Session {
   }
   final long openedAt = System.currentTimeMillis();
   long lastSeen = openedAt;
+  /** tools/call requests this session made (the operator's console shows it). */
+  int callCount;
   final Map<String, ToolCall> inFlight = new HashMap<>();
   /** Executor queryId → the call that started it (query_cancel, progress routing). */
   final Map<String, RunningCall> queries = new HashMap<>();

@@ -39,6 +39,7 @@ public final class SessionShardVerticle extends VerticleBase {
   private McpDispatcher dispatcher;
   private final List<MessageConsumer<?>> consumers = new ArrayList<>();
   private long expiryTimer = -1;
+  private ShardConsole console;
 
   /**
    * @param idleTimeoutMs sessions idle for longer (no request, no call running, no GET stream)
@@ -63,6 +64,9 @@ public final class SessionShardVerticle extends VerticleBase {
     dispatcher = new McpDispatcher(vertx, features,
         new ToolInvocation(nodeId, audit, features, metrics, new ToolCallLog(settings.slowCallMs())),
         McpBus.shardProgress(nodeId, shard), queries);
+    console = new ShardConsole(vertx, nodeId, shard, sessions);
+    dispatcher.onCallsChanged(console::changed);
+    consumers.addAll(console.start());
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shard(nodeId, shard), this::handle));
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardProgress(nodeId, shard), msg -> {
       RunningCall call = queries.get(msg.body().getString("queryId"));
@@ -232,6 +236,7 @@ public final class SessionShardVerticle extends VerticleBase {
     session.principal = principal == null ? dev.sluice.config.PrincipalConfig.DEFAULT : principal;
     sessions.put(sid, session);
     metrics.sessionOpened();
+    console.changed();
     SessionLog.open(sid, session.principal, version, session.clientInfo);
     JsonObject result = new JsonObject()
         .put("protocolVersion", version)
@@ -306,6 +311,7 @@ public final class SessionShardVerticle extends VerticleBase {
       return;
     }
     metrics.sessionClosed();
+    console.changed();
     SessionLog.close(s.id, reason, System.currentTimeMillis() - s.openedAt, s.inFlight.size());
     new ArrayList<>(s.inFlight.values()).forEach(ToolCall::cancel);
     for (EventStream stream : s.allStreams()) {

@@ -36,6 +36,9 @@ public final class ToolInvocation {
     }
   }
 
+  /** An error message beyond this is cut in the audit record; the agent got it whole. */
+  static final int MAX_AUDIT_MESSAGE_CHARS = 2_000;
+
   private final String nodeId;
   private final AuditTrail audit;
   private final McpFeatures features;
@@ -63,6 +66,7 @@ public final class ToolInvocation {
     // tracing: one span per call, its statements' guard / pool wait / engine as children (SqlGate)
     call.span = dev.sluice.tracing.Tracing.process().toolCall(name,
         args.getValue("connectionId") instanceof String c ? c : null, call.principal(), sessionId, call.callId(), meta);
+    call.describe(name, args);
     metrics.callStarted();
     long started = System.nanoTime();
     callLog.start(call.callId(), sessionId, name, args);
@@ -83,24 +87,26 @@ public final class ToolInvocation {
       Record r = new Record(name, tool, args, call, sessionId, clientInfo, nanos);
       if (call.cancelled()) {
         r.log("cancelled", "cancelled", null);
-        r.audit("cancelled", "cancelled", null, null, null);
+        r.audit("cancelled", "cancelled", null, null, null, call instanceof ToolCall tc && tc.cancelledBy != null
+            ? "cancelled from the operator's console by " + tc.cancelledBy : null);
         return Future.succeededFuture(new Outcome(null, null, true, false));
       }
       if (call.awaitingClient()) {
         r.log("input_required", null, null);
-        r.audit("input_required", null, null, null, null);
+        r.audit("input_required", null, null, null, null, null);
         return Future.succeededFuture(new Outcome(null, null, false, true));
       }
       if (ar.succeeded()) {
         r.log("ok", null, null);
         JsonObject s = ar.result().structured();
         r.audit("ok", null, s == null ? null : s.getInteger("rowCount"),
-            ar.result().text() == null ? null : ar.result().text().length(), s == null ? null : s.getString("queryId"));
+            ar.result().text() == null ? null : ar.result().text().length(), s == null ? null : s.getString("queryId"),
+            null);
         return Future.succeededFuture(new Outcome(ar.result(), null, false, false));
       }
       SqlError err = SqlError.from(ar.cause());
       r.log("error", err.type().wireName(), err.getMessage());
-      r.audit("error", err.type().wireName(), null, null, err.details().getString("queryId"));
+      r.audit("error", err.type().wireName(), null, null, err.details().getString("queryId"), err.getMessage());
       return Future.succeededFuture(new Outcome(null, err, false, false));
     });
   }
@@ -140,10 +146,16 @@ public final class ToolInvocation {
       callLog.end(call.callId(), sessionId, name, outcome, errorType, errorMessage, nanos / 1_000_000);
     }
 
-    void audit(String outcome, String errorType, Integer rows, Integer bytes, String queryId) {
+    void audit(String outcome, String errorType, Integer rows, Integer bytes, String queryId, String errorMessage) {
       if (audit.enabled()) {
-        audit.record(AuditRecords.toolCall(nodeId, call.principal(), sessionId, call.callId(), clientInfo, name,
-            tool.auditArgs(args), call.fingerprint(), outcome, errorType, rows, bytes, nanos / 1_000_000, queryId));
+        JsonObject rec = AuditRecords.toolCall(nodeId, call.principal(), sessionId, call.callId(), clientInfo, name,
+            tool.auditArgs(args), call.fingerprint(), outcome, errorType, rows, bytes, nanos / 1_000_000, queryId);
+        if (errorMessage != null) {
+          // the reason the agent was given (already scrubbed by policy): the console shows it for refusals
+          rec.put("errorMessage", errorMessage.length() <= MAX_AUDIT_MESSAGE_CHARS ? errorMessage
+              : errorMessage.substring(0, MAX_AUDIT_MESSAGE_CHARS) + "...[truncated]");
+        }
+        audit.record(rec);
       }
     }
   }

@@ -68,7 +68,15 @@ public final class GatewayMetrics {
   }
 
   /** Records one finished tools/call. */
+  /** The last 15 minutes of calls, per second, for the operator's console's charts. */
+  private final CallRing calls = new CallRing();
+
+  public CallRing callRing() {
+    return calls;
+  }
+
   public void toolCall(String tool, String outcome, long durationNanos) {
+    calls.record(durationNanos);
     toolTimers.computeIfAbsent(tool + " " + outcome, k -> Timer.builder("sluice_tool_calls")
         .description("tools/call latency by tool and outcome")
         .tag("tool", tool).tag("outcome", outcome)

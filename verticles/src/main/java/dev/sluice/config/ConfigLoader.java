@@ -44,7 +44,7 @@ public final class ConfigLoader {
   private static final Set<String> AUDIT = new LinkedHashSet<>(List.of("enabled", "dir", "max_file_bytes",
       "flush_ms", "buffer", "on_overflow", "postgres_url", "postgres_table"));
   private static final Set<String> PRINCIPAL = new LinkedHashSet<>(List.of("name", "tokens", "connections",
-      "limits", "tables", "writes"));
+      "limits", "tables", "writes", "operator"));
   private static final Set<String> TABLE_RULES = new LinkedHashSet<>(List.of("allow", "deny", "deny_columns"));
   private static final Set<String> LIMITS = new LinkedHashSet<>(List.of("queries_per_minute", "rows_per_hour",
       "concurrent_queries"));
@@ -351,7 +351,7 @@ public final class ConfigLoader {
         }
       }
       out.add(new PrincipalConfig(name, digests, allowed, p.has("limits") ? limits(p.section("limits")) : null,
-          tableRules(p.section("tables"), ids), writes));
+          tableRules(p.section("tables"), ids), writes, p.bool("operator", false)));
     }
     return out;
   }

@@ -12,9 +12,15 @@ import java.util.List;
  * @param tables its table and column policy per connection id; a connection without an entry is
  *     governed by the database role alone
  * @param writes connection ids where it may use sql_write (off everywhere by default)
+ * @param operator whether it may open the operator's console (/console) and its admin API
  */
 public record PrincipalConfig(String name, List<String> tokenSha256, List<String> connections, LimitsConfig limits,
-    java.util.Map<String, TableRules> tables, List<String> writes) {
+    java.util.Map<String, TableRules> tables, List<String> writes, boolean operator) {
+
+  public PrincipalConfig(String name, List<String> tokenSha256, List<String> connections, LimitsConfig limits,
+      java.util.Map<String, TableRules> tables, List<String> writes) {
+    this(name, tokenSha256, connections, limits, tables, writes, false);
+  }
 
   public PrincipalConfig(String name, List<String> tokenSha256, List<String> connections, LimitsConfig limits,
       java.util.Map<String, TableRules> tables) {
@@ -50,6 +56,7 @@ public record PrincipalConfig(String name, List<String> tokenSha256, List<String
   @Override
   public String toString() {
     return "PrincipalConfig[name=" + name + ", tokens=" + tokenSha256.size() + " (hashes hidden), connections="
-        + connections + ", limits=" + limits + ", tables=" + tables + ", writes=" + writes + "]";
+        + connections + ", limits=" + limits + ", tables=" + tables + ", writes=" + writes
+        + ", operator=" + operator + "]";
   }
 }

@@ -252,8 +252,10 @@ class ConfigLoaderTest {
             connections: [shop]
           - name: ops
             tokens: [sluice_0123456789abcdef]
+            operator: true
         """.formatted(hash), Map.of("ANALYST_TOKEN", "sluice_analyst-token-value"));
     PrincipalConfig analyst = c.principals().get(0);
+    assertTrue(c.principals().get(1).operator() && !analyst.operator(), "operator: true opens the console");
     assertEquals(List.of(Tokens.sha256Hex("sluice_analyst-token-value"), "ab".repeat(32)), analyst.tokenSha256());
     assertTrue(analyst.mayUse("shop") && !analyst.mayUse("crm"));
     assertTrue(c.principals().get(1).mayUse("crm"));

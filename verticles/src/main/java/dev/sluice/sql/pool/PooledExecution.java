@@ -202,6 +202,10 @@ public final class PooledExecution implements EngineConnection {
         .map(info -> out.put("status", "up").put("serverVersion", info.version()).put("flavour", info.flavour()))
         .recover(err -> Future.succeededFuture(out.put("status", "down")
             .put("error", engine.mapError(err).getMessage())))
-        .map(o -> o.put("pool", engine.poolStats().put("queued", gate.waiting())));
+        .map(o -> {
+          // calls wait in the gate, not in the driver's pool (which sees at most pool_size requests)
+          JsonObject pool = engine.poolStats();
+          return o.put("pool", pool.put("waiting", pool.getInteger("waiting", 0) + gate.waiting()));
+        });
   }
 }

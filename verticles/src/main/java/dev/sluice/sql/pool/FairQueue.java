@@ -8,14 +8,15 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The bounded wait queue in front of one pool (of connections or SQLite workers), served either
  * in arrival order ({@link QueuePolicy.Order#FIFO}) or fairly ({@link QueuePolicy.Order#FAIR}).
  *
- * <p>Fair order is start-time fair queuing on two levels, charged in expected engine time: the
- * principal with the least weighted service so far goes next, and within it the session with the
- * least service. A call's charge is its expected cost (the {@link CostHistory} of its
+ * <p>Fair order is weighted fair queuing on two levels, charged in expected engine time: the
+ * principal whose weighted service would end first counting the call goes next, and within it the
+ * session whose service would. A call's charge is its expected cost (the {@link CostHistory} of its
  * fingerprint), corrected by the real elapsed time when it ends, so a principal's share of the
  * pool's time follows its weight however many sessions it opens, and a cheap call passes queued
  * expensive ones (it is charged little, and at equal standing the cheaper call goes first). A
@@ -23,7 +24,9 @@ import java.util.Map;
  * time earns no credit to flood with later.
  *
  * <p>With {@link QueuePolicy#shortReserve()} slots reserved, calls expected to take at least
- * {@link QueuePolicy#shortMs()} may hold at most {@code poolSize - shortReserve} slots.
+ * {@link QueuePolicy#shortMs()} may hold at most {@code poolSize - shortReserve} slots while short
+ * calls are about (one arrived within {@link #RESERVE_HOLD_MS}); with none about, long calls may
+ * use the whole pool, so a pool serving only heavy work loses nothing to the reserve.
  *
  * <p>Not thread-safe: owned by one pool on its verticle's context.
  */
@@ -64,12 +67,17 @@ public final class FairQueue<T> {
   }
 
   private static final class PrincipalFlow<T> {
+    final int weight;
     double pass;
     double sessionClock;
     int waiting;
     double waitingCostMs;
     final Map<String, Flow<T>> sessions = new LinkedHashMap<>();
     /** Sessions not waiting keep their standing for a while, bounded. */
+    PrincipalFlow(int weight) {
+      this.weight = Math.max(1, weight);
+    }
+
     final Map<String, Double> idleSessions = new LinkedHashMap<>(16, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<String, Double> eldest) {
@@ -78,6 +86,8 @@ public final class FairQueue<T> {
     };
   }
 
+  /** How long the reserve stands after the last short call arrived: an agent's think time, generously. */
+  static final long RESERVE_HOLD_MS = 5_000;
   static final int MAX_IDLE_SESSIONS = 4_096;
   static final int MAX_IDLE_PRINCIPALS = 4_096;
 
@@ -96,6 +106,7 @@ public final class FairQueue<T> {
   private double waitingCostMs;
   private int running;
   private int runningHeavy;
+  private long lastShortAt = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(RESERVE_HOLD_MS) - 1;
 
   public FairQueue(String connectionId, QueuePolicy policy, int capacity, int poolSize, QueueMeters meters) {
     this.connectionId = connectionId;
@@ -156,7 +167,11 @@ public final class FairQueue<T> {
   public Entry<T> add(T item, Caller caller) {
     double expected = history.expectedMs(caller.costKey());
     Entry<T> e = new Entry<>(item, caller, expected, expected >= policy.shortMs(), seq++);
-    PrincipalFlow<T> p = principals.computeIfAbsent(caller.principal(), k -> new PrincipalFlow<>());
+    if (!e.heavy) {
+      lastShortAt = e.enqueuedAt;
+    }
+    PrincipalFlow<T> p = principals.computeIfAbsent(caller.principal(),
+        k -> new PrincipalFlow<>(policy.weight(k)));
     if (p.waiting == 0) {
       p.pass = Math.max(p.pass, clock);
     }
@@ -205,7 +220,9 @@ public final class FairQueue<T> {
    * only calls expected to be long wait and the short-call reserve keeps the slot.
    */
   public Entry<T> next() {
-    boolean heavyAllowed = runningHeavy < poolSize - Math.min(policy.shortReserve(), poolSize - 1);
+    boolean reserved = policy.shortReserve() > 0
+        && System.nanoTime() - lastShortAt < TimeUnit.MILLISECONDS.toNanos(RESERVE_HOLD_MS);
+    boolean heavyAllowed = !reserved || runningHeavy < poolSize - Math.min(policy.shortReserve(), poolSize - 1);
     Entry<T> e = policy.order() == QueuePolicy.Order.FIFO ? nextArrival(heavyAllowed) : nextFair(heavyAllowed);
     if (e == null) {
       return null;
@@ -231,7 +248,7 @@ public final class FairQueue<T> {
       PrincipalFlow<T> p = principals.get(e.caller.principal());
       if (p != null) {
         double delta = engineMs - e.expectedMs;
-        p.pass += delta / policy.weight(e.caller.principal());
+        p.pass += delta / p.weight;
         Flow<T> s = p.sessions.get(e.caller.session());
         if (s != null) {
           s.pass += delta;
@@ -253,7 +270,13 @@ public final class FairQueue<T> {
     return null;
   }
 
-  /** Least-served principal, then its least-served session; at equal standing the cheaper call, then the older. */
+  /**
+   * The principal whose service would end first counting this call (its pass plus the call's
+   * weighted expected cost: the virtual finish of weighted fair queuing), then within it the
+   * session whose would; at equal finish the cheaper call, then the older. Ordering by finish
+   * rather than by start is what lets a short call pass long ones of sessions that are no further
+   * behind: it finishes a round long before they do.
+   */
   private Entry<T> nextFair(boolean heavyAllowed) {
     PrincipalFlow<T> bestP = null;
     Flow<T> bestS = null;
@@ -280,7 +303,7 @@ public final class FairQueue<T> {
     bestS.entries.pollFirst();
     // the clocks advance to the start tag of what is served; charges are in expected engine time
     clock = Math.max(clock, bestP.pass);
-    bestP.pass += best.expectedMs / policy.weight(best.caller.principal());
+    bestP.pass += best.expectedMs / bestP.weight;
     bestP.sessionClock = Math.max(bestP.sessionClock, bestS.pass);
     bestS.pass += best.expectedMs;
     if (bestS.entries.isEmpty()) {
@@ -292,11 +315,14 @@ public final class FairQueue<T> {
 
   private static <T> boolean before(PrincipalFlow<T> p, Flow<T> s, Entry<T> e, PrincipalFlow<T> bp, Flow<T> bs,
       Entry<T> b) {
-    if (p != bp && p.pass != bp.pass) {
-      return p.pass < bp.pass;
-    }
-    if (p == bp && s.pass != bs.pass) {
-      return s.pass < bs.pass;
+    if (p != bp) {
+      double f = p.pass + e.expectedMs / p.weight;
+      double bf = bp.pass + b.expectedMs / bp.weight;
+      if (f != bf) {
+        return f < bf;
+      }
+    } else if (s.pass + e.expectedMs != bs.pass + b.expectedMs) {
+      return s.pass + e.expectedMs < bs.pass + b.expectedMs;
     }
     if (e.expectedMs != b.expectedMs) {
       return e.expectedMs < b.expectedMs;

@@ -18,10 +18,10 @@ class PgFairSharingTest extends FairSharingContract {
   }
 
   @Override
-  protected ConnectionConfig config(String id, int maxWaitQueue, QueuePolicy policy) {
+  protected ConnectionConfig config(String id, int poolSize, int maxWaitQueue, QueuePolicy policy) {
     TestDatabases.requirePostgres();
     return new ConnectionConfig(id, Driver.POSTGRES, TestDatabases.pgUrl(TestDatabases.PG_DATABASE), null, null, null,
-        null, 1, maxWaitQueue, 60_000, 100, 10_000).withQueue(policy);
+        null, poolSize, maxWaitQueue, 60_000, 100, 10_000).withQueue(policy);
   }
 
   @Override

@@ -26,12 +26,13 @@ class SqliteFairSharingTest extends FairSharingContract {
   }
 
   @Override
-  protected ConnectionConfig config(String id, int maxWaitQueue, QueuePolicy policy) throws Exception {
+  protected ConnectionConfig config(String id, int poolSize, int maxWaitQueue, QueuePolicy policy)
+      throws Exception {
     Path db = dir.resolve(id + ".sqlite");
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
       c.createStatement().execute("CREATE TABLE IF NOT EXISTS t (i INTEGER)");
     }
-    return new ConnectionConfig(id, Driver.SQLITE, null, db.toString(), null, null, null, 1, maxWaitQueue, 60_000,
+    return new ConnectionConfig(id, Driver.SQLITE, null, db.toString(), null, null, null, poolSize, maxWaitQueue, 60_000,
         100, 1_000).withQueue(policy);
   }
 

@@ -39,8 +39,9 @@ public abstract class FairSharingContract {
 
   protected abstract Driver driver();
 
-  /** A connection of one pooled connection (or SQLite worker) with this queue policy. */
-  protected abstract ConnectionConfig config(String id, int maxWaitQueue, QueuePolicy policy) throws Exception;
+  /** A connection of {@code poolSize} pooled connections (or SQLite workers) with this queue policy. */
+  protected abstract ConnectionConfig config(String id, int poolSize, int maxWaitQueue, QueuePolicy policy)
+      throws Exception;
 
   protected abstract SqlExecutorVerticle verticle(List<ConnectionConfig> configs);
 
@@ -59,7 +60,7 @@ public abstract class FairSharingContract {
 
   @Test
   void aLightCallPassesQueuedHeavyOnesOfTheSamePrincipal() throws Exception {
-    deploy(config("fair", 64, QueuePolicy.DEFAULT), config("fifo", 64, QueuePolicy.DEFAULT.withOrder(QueuePolicy.Order.FIFO)));
+    deploy(config("fair", 1, 64, QueuePolicy.DEFAULT), config("fifo", 1, 64, QueuePolicy.DEFAULT.withOrder(QueuePolicy.Order.FIFO)));
     for (String id : List.of("fair", "fifo")) {
       // the queue learns what each statement costs from its previous calls
       call(id, "p", "warm", busySql(0.2)).await(60, TimeUnit.SECONDS);
@@ -89,8 +90,8 @@ public abstract class FairSharingContract {
   @Test
   void aFloodingPrincipalGetsItsWeightNotItsSessionCount() throws Exception {
     Map<String, Integer> weights = Map.of("calm", 2, "flood", 1);
-    deploy(config("weighted", 256, QueuePolicy.DEFAULT.withWeights(weights)),
-        config("arrival", 256, QueuePolicy.DEFAULT.withWeights(weights).withOrder(QueuePolicy.Order.FIFO)));
+    deploy(config("weighted", 1, 256, QueuePolicy.DEFAULT.withWeights(weights)),
+        config("arrival", 1, 256, QueuePolicy.DEFAULT.withWeights(weights).withOrder(QueuePolicy.Order.FIFO)));
     for (String id : List.of("weighted", "arrival")) {
       call(id, "warm", "warm", busySql(0.05)).await(60, TimeUnit.SECONDS);
       List<String> ended = Collections.synchronizedList(new ArrayList<>());
@@ -123,8 +124,27 @@ public abstract class FairSharingContract {
   }
 
   @Test
+  void theShortReserveKeepsASlotFromLongCallsForShortOnes() throws Exception {
+    deploy(config("reserved", 2, 64, QueuePolicy.DEFAULT.withShortReserve(1)));
+    call("reserved", "p", "warm", busySql(0.2)).await(60, TimeUnit.SECONDS);
+    // a statement never seen counts as long; from its second call on it is known to be short,
+    // and a short call arriving is what raises the reserve
+    call("reserved", "p", "warm", "SELECT 1").await(60, TimeUnit.SECONDS);
+    call("reserved", "p", "warm", "SELECT 1").await(60, TimeUnit.SECONDS);
+    Future<JsonObject> first = call("reserved", "p", "heavy-1", busySql(3));
+    awaitCondition(() -> inUse("reserved") == 1, "the first long call running");
+    Future<JsonObject> second = call("reserved", "p", "heavy-2", busySql(3));
+    awaitWaiting("reserved", 1);
+    assertEquals(1, inUse("reserved"), "the second long call waits although a slot is free");
+    JsonObject light = call("reserved", "p", "light", "SELECT 1").await(60, TimeUnit.SECONDS);
+    assertTrue(!first.isComplete() && !second.isComplete(), "the short call ran on the reserved slot at once");
+    assertTrue(light.getLong("queuedMs") >= 0);
+    Future.all(first, second).await(60, TimeUnit.SECONDS);
+  }
+
+  @Test
   void aFullQueueStillAnswersBusyPerPrincipalAndOverall() throws Exception {
-    deploy(config("full", 4, QueuePolicy.DEFAULT.withMaxPerPrincipal(2)));
+    deploy(config("full", 1, 4, QueuePolicy.DEFAULT.withMaxPerPrincipal(2)));
     Future<JsonObject> blocker = call("full", "block", "blocker", busySql(3));
     awaitRunning("full", blocker);
     List<Future<JsonObject>> queued = new ArrayList<>();

@@ -86,8 +86,12 @@ public final class FairQueue<T> {
     };
   }
 
-  /** How long the reserve stands after the last short call arrived: an agent's think time, generously. */
-  static final long RESERVE_HOLD_MS = 5_000;
+  /**
+   * How long the reserve stands after the last short call arrived: longer than an interactive
+   * agent's pause between calls, so it is up whenever one is at work; a pool that saw no short
+   * call for a minute lets long calls have every slot (the next short call then waits once).
+   */
+  static final long RESERVE_HOLD_MS = 60_000;
   static final int MAX_IDLE_SESSIONS = 4_096;
   static final int MAX_IDLE_PRINCIPALS = 4_096;
 

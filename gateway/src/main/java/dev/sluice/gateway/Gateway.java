@@ -18,6 +18,7 @@ import dev.sluice.tasks.Tasks;
 import dev.sluice.mcp.SessionShardVerticle;
 import dev.sluice.mcp.tool.ToolRegistry;
 import dev.sluice.observability.GatewayMetrics;
+import dev.sluice.sql.pool.QueueMeters;
 import dev.sluice.access.Principals;
 import dev.sluice.approved.ApprovedCatalog;
 import dev.sluice.approved.ApprovedQueryListTool;
@@ -216,7 +217,11 @@ public final class Gateway {
           approved.start(vertx);
           return null;
         }))
-        .compose(v -> Executors.deploy(vertx, config))
+        .compose(v -> {
+          // before the executors, which look their queue meters up once when they build their pools
+          QueueMeters.install(vertx, metrics.queueMeters());
+          return Executors.deploy(vertx, config);
+        })
         .compose(v -> vertx.deployVerticle(
             new CatalogVerticle(config.connections(), config.catalog(), snapshots)))
         .compose(v -> vertx.deployVerticle(new IngestVerticle(config.connections(), config.ingest(),

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.sluice.sql.pool.QueueMeters;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,6 +31,8 @@ public final class GatewayMetrics {
   private final ConcurrentHashMap<String, Counter> httpCounters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Timer> toolTimers = new ConcurrentHashMap<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+  private final ConcurrentHashMap<String, AtomicInteger> queueDepths = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Timer> queueWaits = new ConcurrentHashMap<>();
 
   public GatewayMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -58,6 +61,35 @@ public final class GatewayMetrics {
         .description("audit records written and fsynced").register(registry);
     FunctionCounter.builder("sluice_audit_records_dropped", source, s -> dropped.applyAsLong(s))
         .description("audit records lost because the writer fell behind").register(registry);
+  }
+
+  /**
+   * The SQL wait queues' meters, per connection and principal: calls waiting now
+   * ({@code sluice_sql_queue_depth}) and how long calls waited for a connection or SQLite worker
+   * ({@code sluice_sql_queue_wait}). Principals are configured names, so the tag set is bounded.
+   */
+  public QueueMeters queueMeters() {
+    return new QueueMeters() {
+      @Override
+      public void depth(String connectionId, String principal, int waiting) {
+        queueDepths.computeIfAbsent(connectionId + "\u0000" + principal, k -> {
+          AtomicInteger depth = new AtomicInteger();
+          Gauge.builder("sluice_sql_queue_depth", depth, AtomicInteger::get)
+              .description("calls waiting for a connection or SQLite worker")
+              .tag("connection", connectionId).tag("principal", principal).register(registry);
+          return depth;
+        }).set(waiting);
+      }
+
+      @Override
+      public void waited(String connectionId, String principal, double ms) {
+        queueWaits.computeIfAbsent(connectionId + "\u0000" + principal, k -> Timer.builder("sluice_sql_queue_wait")
+            .description("time calls waited for a connection or SQLite worker")
+            .tag("connection", connectionId).tag("principal", principal)
+            .publishPercentiles(0.5, 0.99)
+            .register(registry)).record(Duration.ofNanos((long) (ms * 1e6)));
+      }
+    };
   }
 
   public void httpRequest(String method, int status) {

@@ -97,7 +97,8 @@ public final class SqlGate {
       Consumer<JsonObject> onProgress, long since) {
     long sent = CallSpan.now();
     String queryId = UUID.randomUUID().toString();
-    SqlRequest routed = request.withRouting(c.id(), queryId, ctx.progressAddress());
+    SqlRequest routed = request.withRouting(c.id(), queryId, ctx.progressAddress())
+        .withCaller(ctx.principal(), ctx.sessionId());
     ctx.trackQuery(queryId, onProgress, () -> ctx.vertx().eventBus()
         .request(SqlBus.cancel(c.driver()), new JsonObject().put("queryId", queryId)));
     DeliveryOptions opts = new DeliveryOptions().setSendTimeout(c.queryTimeoutMs() + SqlBus.REPLY_GRACE_MS);

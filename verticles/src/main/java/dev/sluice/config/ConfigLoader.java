@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +53,9 @@ public final class ConfigLoader {
       "timeout_ms"));
   private static final Set<String> CONNECTION = new LinkedHashSet<>(List.of("id", "driver", "url", "path", "user",
       "password", "description", "pool_size", "max_wait_queue", "query_timeout_ms", "max_rows",
-      "max_rows_ceiling", "schemas"));
+      "max_rows_ceiling", "schemas", "queue"));
+  private static final Set<String> QUEUE = new LinkedHashSet<>(List.of("order", "max_per_principal",
+      "short_reserve", "short_ms", "weights"));
 
   private ConfigLoader() {}
 
@@ -258,9 +261,27 @@ public final class ConfigLoader {
           c.string("description", null),
           (int) c.number("pool_size", ConnectionConfig.DEFAULT_POOL_SIZE, 1, 256),
           (int) c.number("max_wait_queue", ConnectionConfig.DEFAULT_MAX_WAIT_QUEUE, 0, 100_000),
-          timeout, maxRows, ceiling, schemas(c, driver)));
+          timeout, maxRows, ceiling, schemas(c, driver), queue(c.section("queue"))));
     }
     return out;
+  }
+
+  /** A connection's {@code queue:} block; absent means fair sharing with equal weights. */
+  private static QueuePolicy queue(ConfigNode q) {
+    q.onlyKeys(QUEUE);
+    String orderName = q.string("order", "fair");
+    QueuePolicy.Order order = QueuePolicy.Order.parse(orderName);
+    if (order == null) {
+      throw new ConfigException(q.key("order"), "must be fair or fifo, got \"" + orderName + "\"");
+    }
+    ConfigNode w = q.section("weights");
+    Map<String, Integer> weights = new LinkedHashMap<>();
+    for (String name : w.fieldNames()) {
+      weights.put(name, (int) w.number(name, 1, 1, 1_000));
+    }
+    return new QueuePolicy(order, (int) q.number("max_per_principal", 0, 0, 100_000),
+        (int) q.number("short_reserve", 0, 0, 255), q.number("short_ms", QueuePolicy.DEFAULT_SHORT_MS, 1, 3_600_000),
+        weights);
   }
 
   private static CatalogConfig catalog(ConfigNode c, Map<String, String> o) {

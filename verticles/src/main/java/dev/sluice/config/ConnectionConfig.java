@@ -20,6 +20,7 @@ import io.vertx.core.json.JsonObject;
  * @param schemas the schemas (PostgreSQL) or databases (MySQL) the catalog scan covers; empty
  *     means the default: every non-system schema for PostgreSQL, the URL's database for MySQL,
  *     {@code main} for SQLite
+ * @param queue how waiting calls are ordered (fair sharing, weights, short-call reserve)
  */
 public record ConnectionConfig(
     String id,
@@ -34,10 +35,20 @@ public record ConnectionConfig(
     long queryTimeoutMs,
     int maxRowsDefault,
     int maxRowsCeiling,
-    java.util.List<String> schemas) {
+    java.util.List<String> schemas,
+    QueuePolicy queue) {
 
   public ConnectionConfig {
     schemas = schemas == null ? java.util.List.of() : java.util.List.copyOf(schemas);
+    queue = queue == null ? QueuePolicy.DEFAULT : queue;
+  }
+
+  /** A connection with the default (fair) queue. */
+  public ConnectionConfig(String id, Driver driver, String url, String path, String user, String password,
+      String description, int poolSize, int maxWaitQueue, long queryTimeoutMs, int maxRowsDefault,
+      int maxRowsCeiling, java.util.List<String> schemas) {
+    this(id, driver, url, path, user, password, description, poolSize, maxWaitQueue, queryTimeoutMs,
+        maxRowsDefault, maxRowsCeiling, schemas, QueuePolicy.DEFAULT);
   }
 
   /** A connection whose catalog scan covers the default schemas. */
@@ -70,7 +81,8 @@ public record ConnectionConfig(
         .put("query_timeout_ms", queryTimeoutMs)
         .put("max_rows", maxRowsDefault)
         .put("max_rows_ceiling", maxRowsCeiling)
-        .put("schemas", new io.vertx.core.json.JsonArray(schemas));
+        .put("schemas", new io.vertx.core.json.JsonArray(schemas))
+        .put("queue", queue.toJson());
   }
 
   public static ConnectionConfig fromJson(JsonObject j) {
@@ -87,19 +99,26 @@ public record ConnectionConfig(
         j.getLong("query_timeout_ms", DEFAULT_QUERY_TIMEOUT_MS),
         j.getInteger("max_rows", DEFAULT_MAX_ROWS),
         j.getInteger("max_rows_ceiling", DEFAULT_MAX_ROWS_CEILING),
-        j.getJsonArray("schemas", new io.vertx.core.json.JsonArray()).stream().map(String::valueOf).toList());
+        j.getJsonArray("schemas", new io.vertx.core.json.JsonArray()).stream().map(String::valueOf).toList(),
+        QueuePolicy.fromJson(j.getJsonObject("queue")));
   }
 
   /** Same connection with another deadline; tests use it to make runaways short. */
   public ConnectionConfig withQueryTimeoutMs(long ms) {
     return new ConnectionConfig(id, driver, url, path, user, password, description, poolSize,
-        maxWaitQueue, ms, maxRowsDefault, maxRowsCeiling, schemas);
+        maxWaitQueue, ms, maxRowsDefault, maxRowsCeiling, schemas, queue);
   }
 
   /** Same connection with its catalog scan limited to {@code names}. */
   public ConnectionConfig withSchemas(java.util.List<String> names) {
     return new ConnectionConfig(id, driver, url, path, user, password, description, poolSize,
-        maxWaitQueue, queryTimeoutMs, maxRowsDefault, maxRowsCeiling, names);
+        maxWaitQueue, queryTimeoutMs, maxRowsDefault, maxRowsCeiling, names, queue);
+  }
+
+  /** Same connection with another wait-queue policy. */
+  public ConnectionConfig withQueue(QueuePolicy q) {
+    return new ConnectionConfig(id, driver, url, path, user, password, description, poolSize,
+        maxWaitQueue, queryTimeoutMs, maxRowsDefault, maxRowsCeiling, schemas, q);
   }
 
   /** A string safe for logs: no password, no URL userinfo. */

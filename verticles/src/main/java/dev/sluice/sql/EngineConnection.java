@@ -1,6 +1,7 @@
 package dev.sluice.sql;
 
 import dev.sluice.sql.analysis.StatementKind;
+import dev.sluice.sql.pool.Caller;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -41,7 +42,8 @@ public interface EngineConnection {
    * @param sql the single statement the analysis produced (an approved query: its template text)
    * @param params an approved query's values for its {@code #{name}} placeholders, or null
    * @param onRows called with the row count as rows stream in (progress)
+   * @param caller whose call it is, for the order of the wait queue
    */
   record Job(String queryId, SqlRequest.Mode mode, StatementKind kind, String sql, JsonObject params, int maxRows,
-      long timeoutMs, boolean analyze, int floatDigits, IntConsumer onRows) {}
+      long timeoutMs, boolean analyze, int floatDigits, IntConsumer onRows, Caller caller) {}
 }

@@ -8,6 +8,7 @@ import dev.sluice.sql.analysis.SqlAnalyzer;
 import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.guard.ReadGuard;
 import dev.sluice.sql.guard.WriteGuard;
+import dev.sluice.sql.pool.Caller;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -111,7 +112,8 @@ public final class SqlExecutorVerticle extends VerticleBase {
       EngineConnection conn = connections.get(cfg.id());
       EngineConnection.Job job = new EngineConnection.Job(queryId, req.mode(), a.kind(), text, req.params(),
           maxRows(req, cfg), timeoutMs(req, cfg), req.analyze(), req.floatDigits() == null ? 12 : req.floatDigits(),
-          rows -> progress(req, queryId, "fetching", rows));
+          rows -> progress(req, queryId, "fetching", rows),
+          new Caller(req.principal(), req.sessionId(), req.mode().wireName() + " " + a.fingerprint()));
       running.put(queryId, conn);
       progress(req, queryId, "executing", null);
       long started = System.nanoTime();
@@ -120,6 +122,8 @@ public final class SqlExecutorVerticle extends VerticleBase {
           .map(r -> r.put("queryId", queryId)
               .put("executionTimeMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
               .put("timings", timings(r.getJsonObject("timings"), received, started)))
+          // the wait for a connection or worker, in the result so an agent sees why a call was slow
+          .map(r -> r.put("queuedMs", Math.round(r.getJsonObject("timings").getDouble("poolWaitMs"))))
           .onComplete(ar -> running.remove(queryId));
     });
   }

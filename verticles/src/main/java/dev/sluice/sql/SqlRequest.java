@@ -21,10 +21,12 @@ import java.util.Locale;
  * @param analyze for EXPLAIN: execute the statement to measure it
  * @param floatDigits for CHECKSUM: significant digits floats are compared at
  * @param progressAddress where to send progress, or null
+ * @param principal the calling session's principal, or null; orders the connection's wait queue
+ * @param sessionId the calling MCP session, or null
  */
 public record SqlRequest(String connectionId, String queryId, Mode mode, String sql, AnalysedStatement analysis,
     Integer maxRows, Long timeoutMs, JsonObject params, boolean analyze, Integer floatDigits,
-    String progressAddress) {
+    String progressAddress, String principal, String sessionId) {
 
   /** What the executor does with the statement. */
   public enum Mode {
@@ -56,42 +58,49 @@ public record SqlRequest(String connectionId, String queryId, Mode mode, String 
   }
 
   public static SqlRequest query(String connectionId, String sql, AnalysedStatement analysis, int maxRows) {
-    return new SqlRequest(connectionId, null, Mode.QUERY, sql, analysis, maxRows, null, null, false, null, null);
+    return new SqlRequest(connectionId, null, Mode.QUERY, sql, analysis, maxRows, null, null, false, null, null,
+        null, null);
   }
 
   public SqlRequest withMode(Mode m) {
     return new SqlRequest(connectionId, queryId, m, sql, analysis, maxRows, timeoutMs, params, analyze, floatDigits,
-        progressAddress);
+        progressAddress, principal, sessionId);
   }
 
   public SqlRequest withRouting(String connectionId, String queryId, String progressAddress) {
     return new SqlRequest(connectionId, queryId, mode, sql, analysis, maxRows, timeoutMs, params, analyze,
-        floatDigits, progressAddress);
+        floatDigits, progressAddress, principal, sessionId);
   }
 
   public SqlRequest withAnalysis(AnalysedStatement a) {
     return new SqlRequest(connectionId, queryId, mode, sql, a, maxRows, timeoutMs, params, analyze, floatDigits,
-        progressAddress);
+        progressAddress, principal, sessionId);
   }
 
   public SqlRequest withTimeout(Long ms) {
     return new SqlRequest(connectionId, queryId, mode, sql, analysis, maxRows, ms, params, analyze, floatDigits,
-        progressAddress);
+        progressAddress, principal, sessionId);
   }
 
   public SqlRequest withParams(JsonObject values) {
     return new SqlRequest(connectionId, queryId, mode, sql, analysis, maxRows, timeoutMs, values, analyze,
-        floatDigits, progressAddress);
+        floatDigits, progressAddress, principal, sessionId);
   }
 
   public SqlRequest withExplain(boolean analyzeIt) {
     return new SqlRequest(connectionId, queryId, Mode.EXPLAIN, sql, analysis, maxRows, timeoutMs, params, analyzeIt,
-        floatDigits, progressAddress);
+        floatDigits, progressAddress, principal, sessionId);
   }
 
   public SqlRequest withChecksum(int digits) {
     return new SqlRequest(connectionId, queryId, Mode.CHECKSUM, sql, analysis, maxRows, timeoutMs, params, analyze,
-        digits, progressAddress);
+        digits, progressAddress, principal, sessionId);
+  }
+
+  /** The same request on behalf of a principal's session (the wait queue serves them fairly). */
+  public SqlRequest withCaller(String principalName, String session) {
+    return new SqlRequest(connectionId, queryId, mode, sql, analysis, maxRows, timeoutMs, params, analyze,
+        floatDigits, progressAddress, principalName, session);
   }
 
   public JsonObject toJson() {
@@ -103,13 +112,16 @@ public record SqlRequest(String connectionId, String queryId, Mode mode, String 
     if (analyze) j.put("analyze", true);
     if (floatDigits != null) j.put("floatDigits", floatDigits);
     if (progressAddress != null) j.put("progressAddress", progressAddress);
+    if (principal != null) j.put("principal", principal);
+    if (sessionId != null) j.put("sessionId", sessionId);
     return j;
   }
 
   public static SqlRequest fromJson(JsonObject j) {
     return new SqlRequest(j.getString("connectionId"), j.getString("queryId"), Mode.parse(j.getString("mode")),
         j.getString("sql"), null, j.getInteger("maxRows"), j.getLong("timeoutMs"), j.getJsonObject("params"),
-        j.getBoolean("analyze", false), j.getInteger("floatDigits"), j.getString("progressAddress"));
+        j.getBoolean("analyze", false), j.getInteger("floatDigits"), j.getString("progressAddress"),
+        j.getString("principal"), j.getString("sessionId"));
   }
 
   /** Makes {@link SqlRequest} sendable on this Vert.x instance's bus; safe to call more than once. */

@@ -88,6 +88,38 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void queueBlockParsesAndDefaultsToFair() {
+    SluiceConfig c = yaml("""
+        connections:
+          - id: shop
+            driver: sqlite
+            path: shop.db
+            queue:
+              order: fifo
+              max_per_principal: 64
+              short_reserve: 1
+              short_ms: 50
+              weights: {analytics: 1, support: 3}
+          - id: plain
+            driver: sqlite
+            path: plain.db
+        """, Map.of());
+    QueuePolicy q = c.connections().get(0).queue();
+    assertEquals(QueuePolicy.Order.FIFO, q.order());
+    assertEquals(64, q.maxPerPrincipal());
+    assertEquals(1, q.shortReserve());
+    assertEquals(50, q.shortMs());
+    assertEquals(3, q.weight("support"));
+    assertEquals(1, q.weight("someone-else"));
+    assertEquals(QueuePolicy.DEFAULT, c.connections().get(1).queue());
+    assertEquals(q, ConnectionConfig.fromJson(c.connections().get(0).toJson()).queue(), "the bus form keeps it");
+    String base = "connections:\n  - id: a\n    driver: sqlite\n    path: x\n    queue:\n";
+    assertEquals("connections[0].queue.order: must be fair or fifo, got \"lifo\"", error(base + "      order: lifo\n"));
+    assertTrue(error(base + "      weights: {a: 0}\n").startsWith("connections[0].queue.weights.a: must be"),
+        error(base + "      weights: {a: 0}\n"));
+  }
+
+  @Test
   void unknownKeySuggestsTheRightOne() {
     assertEquals("server.prot: unknown key; did you mean port? (known keys here: host, port, token, allowed_hosts,"
         + " allowed_origins, max_body_bytes, session_idle_timeout_ms, sse_replay_events, slow_call_ms, max_sessions,"

@@ -63,7 +63,7 @@ final class SqliteConnection implements EngineConnection {
       p.names().forEach(n -> values.add(job.params().getValue(n)));
       line.put("sql", p.sql()).put("params", values);
     }
-    SqliteJob sj = new SqliteJob(job.queryId(), line, job.timeoutMs(), job.onRows());
+    SqliteJob sj = new SqliteJob(job.queryId(), line, job.timeoutMs(), job.onRows(), job.caller());
     long submitted = System.nanoTime();
     return (job.mode() == SqlRequest.Mode.WRITE ? writer() : pool).submit(sj)
         .map(r -> r.put("timings", new JsonObject().put("poolWaitMs", (sj.dispatchedAt - submitted) / 1e6)));

@@ -1,5 +1,7 @@
 package dev.sluice.engine.sqlite;
 
+import dev.sluice.sql.pool.Caller;
+import dev.sluice.sql.pool.FairQueue;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 import java.util.function.IntConsumer;
@@ -11,13 +13,17 @@ final class SqliteJob {
   final JsonObject line;
   final long timeoutMs;
   final IntConsumer onRows;
+  final Caller caller;
+  /** Its place in the pool's wait queue; also what the queue learns the statement's cost from. */
+  FairQueue.Entry<SqliteJob> entry;
   final Promise<JsonObject> result = Promise.promise();
   SqliteWorker worker;
   long deadlineTimer = -1;
   /** System.nanoTime() when a worker took the job: the end of its wait for the pool. */
   long dispatchedAt;
 
-  SqliteJob(String queryId, JsonObject line, long timeoutMs, IntConsumer onRows) {
+  SqliteJob(String queryId, JsonObject line, long timeoutMs, IntConsumer onRows, Caller caller) {
+    this.caller = caller;
     this.queryId = queryId;
     this.line = line.put("id", queryId);
     this.timeoutMs = timeoutMs;

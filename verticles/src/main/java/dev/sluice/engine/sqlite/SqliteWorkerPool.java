@@ -8,6 +8,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import dev.sluice.sql.pool.FairQueue;
+import dev.sluice.sql.pool.QueueMeters;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,8 +25,6 @@ import java.util.Set;
  */
 final class SqliteWorkerPool {
 
-  /** Suggested client back-off when the wait queue is full. */
-  static final long BUSY_RETRY_AFTER_MS = 250;
   /** Delay before retrying to start workers after a failed start (missing file, bad DB). */
   static final long RESPAWN_BACKOFF_MS = 2_000;
 
@@ -35,7 +35,8 @@ final class SqliteWorkerPool {
   private final SqliteWatchdog watchdog;
   private final Set<SqliteWorker> workers = new LinkedHashSet<>();
   private final ArrayDeque<SqliteWorker> idle = new ArrayDeque<>();
-  private final ArrayDeque<SqliteJob> waiting = new ArrayDeque<>();
+  /** Jobs waiting for a worker, in fair (or FIFO) order; bounded by max_wait_queue. */
+  private final FairQueue<SqliteJob> waiting;
   private final Map<SqliteWorker, SqliteJob> running = new HashMap<>();
   private final Map<String, SqliteJob> byQueryId = new HashMap<>();
   private int starting;
@@ -57,6 +58,7 @@ final class SqliteWorkerPool {
     this.cfg = cfg;
     this.heap = heap;
     this.watchdog = new SqliteWatchdog(vertx, this::terminate);
+    this.waiting = new FairQueue<>(cfg.id(), cfg.queue(), cfg.maxWaitQueue(), size(), QueueMeters.of(vertx));
   }
 
   /** Workers kept: the connection's pool size, or one for the writer (SQLite has one writer per file). */
@@ -101,28 +103,40 @@ final class SqliteWorkerPool {
         });
   }
 
-  /** Queues or runs a job; fails at once with busy when the wait queue is full. */
+  /** Queues or runs a job; fails at once with busy when the wait queue (or the caller's share) is full. */
   Future<JsonObject> submit(SqliteJob job) {
     if (workers.isEmpty() && starting == 0 && lastError != null) {
       return Future.failedFuture(down());
     }
-    SqliteWorker w = idle.pollFirst();
-    if (w == null && waiting.size() >= cfg.maxWaitQueue()) {
-      return Future.failedFuture(new SqlError(ErrorType.BUSY, "all " + cfg.poolSize()
-          + " SQLite workers of '" + cfg.id() + "' are busy and " + waiting.size() + " calls are waiting")
-          .with("retryAfterMs", BUSY_RETRY_AFTER_MS));
+    SqlError busy = waiting.refusal(job.caller, "SQLite workers", !idle.isEmpty());
+    if (busy != null) {
+      return Future.failedFuture(busy);
     }
     byQueryId.put(job.queryId, job);
     watchdog.arm(job);
-    if (w != null) {
-      dispatch(w, job);
-    } else {
-      waiting.addLast(job);
-    }
+    job.entry = waiting.add(job, job.caller);
+    pump();
     return job.result.future().onComplete(ar -> {
       watchdog.disarm(job);
       byQueryId.remove(job.queryId);
     });
+  }
+
+  /** Hands idle workers the jobs the queue chooses. */
+  private void pump() {
+    while (!idle.isEmpty()) {
+      FairQueue.Entry<SqliteJob> next = waiting.next();
+      if (next == null) {
+        return;
+      }
+      SqliteJob job = next.item();
+      if (job.done()) {
+        // its deadline or cancellation came while it waited: it held no worker
+        waiting.finished(next, 0);
+        continue;
+      }
+      dispatch(idle.pollFirst(), job);
+    }
   }
 
   boolean cancel(String queryId) {
@@ -145,6 +159,9 @@ final class SqliteWorkerPool {
   private void answer(SqliteWorker w, SqliteJob job, JsonObject line) {
     if (!job.queryId.equals(line.getString("id")) || job.done()) {
       return;
+    }
+    if ("result".equals(line.getString("type")) || "error".equals(line.getString("type"))) {
+      waiting.finished(job.entry, (System.nanoTime() - job.dispatchedAt) / 1e6);
     }
     switch (line.getString("type", "")) {
       case "progress" -> job.onRows.accept(line.getInteger("rows", 0));
@@ -179,22 +196,17 @@ final class SqliteWorkerPool {
     if (!w.alive() || closed) {
       return;
     }
-    SqliteJob next;
-    while ((next = waiting.pollFirst()) != null && next.done()) {
-      // skip jobs whose deadline or cancellation came while they waited
-    }
-    if (next != null) {
-      dispatch(w, next);
-    } else {
-      idle.addLast(w);
-    }
+    idle.addLast(w);
+    pump();
   }
 
   /** Watchdog decision: kill the job's worker (if it has one) and fail the job now. */
   private void terminate(SqliteJob job, SqlError error) {
-    waiting.remove(job);
+    waiting.remove(job.entry);
     if (job.worker != null && running.get(job.worker) == job) {
       running.remove(job.worker);
+      // killed at its deadline: that much engine time is what this statement costs
+      waiting.finished(job.entry, (System.nanoTime() - job.dispatchedAt) / 1e6);
       job.worker.kill();
     }
     job.result.tryFail(error.with("queryId", job.queryId));
@@ -205,6 +217,7 @@ final class SqliteWorkerPool {
     idle.remove(w);
     SqliteJob job = running.remove(w);
     if (job != null && !job.done()) {
+      waiting.finished(job.entry, (System.nanoTime() - job.dispatchedAt) / 1e6);
       job.result.tryFail(new SqlError(ErrorType.CONNECTION_ERROR, "SQLite worker process " + w.pid()
           + " died (exit " + exitCode + ") while running the query; a new worker is starting, retry the call"));
     }
@@ -215,9 +228,10 @@ final class SqliteWorkerPool {
 
   private void failWaitingIfNoWorkers() {
     if (workers.isEmpty() && starting == 0) {
-      SqliteJob j;
-      while ((j = waiting.pollFirst()) != null) {
-        j.result.tryFail(down());
+      FairQueue.Entry<SqliteJob> e;
+      while ((e = waiting.next()) != null) {
+        waiting.finished(e, 0);
+        e.item().result.tryFail(down());
       }
     }
   }
@@ -252,7 +266,11 @@ final class SqliteWorkerPool {
       w.kill();
       exits.add(w.onExit());
     }
-    waiting.forEach(j -> j.result.tryFail(new SqlError(ErrorType.CONNECTION_ERROR, "the gateway is stopping")));
+    FairQueue.Entry<SqliteJob> e;
+    while ((e = waiting.next()) != null) {
+      waiting.finished(e, 0);
+      e.item().result.tryFail(new SqlError(ErrorType.CONNECTION_ERROR, "the gateway is stopping"));
+    }
     return Future.join(exits).mapEmpty();
   }
 }

@@ -86,6 +86,9 @@ public interface EngineAdapter {
   /** Pool counters for info. */
   JsonObject poolStats();
 
+  /** The connection this engine serves (pool size, wait queue policy). */
+  dev.sluice.config.ConnectionConfig config();
+
   /**
    * A leased connection with the engine's id of the backend serving it. {@code opened} is the
    * transaction start: an engine that pipelines may hand out the lease while it is still on the

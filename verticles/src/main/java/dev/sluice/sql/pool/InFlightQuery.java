@@ -12,6 +12,8 @@ final class InFlightQuery {
   final String queryId;
   final EngineAdapter engine;
   final Promise<JsonObject> reply = Promise.promise();
+  /** Its place in the pool's wait queue, then its slot. */
+  PoolGate.Ticket ticket;
   EngineAdapter.Lease lease;
   /** The engine-side stop request, once sent; the lease is not released before it lands. */
   Future<Void> cancelSent;

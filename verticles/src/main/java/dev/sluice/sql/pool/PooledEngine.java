@@ -148,6 +148,11 @@ public abstract class PooledEngine implements EngineAdapter {
   }
 
   @Override
+  public ConnectionConfig config() {
+    return cfg;
+  }
+
+  @Override
   public JsonObject poolStats() {
     return new JsonObject().put("size", cfg.poolSize()).put("inUse", inUse).put("waiting", waiting);
   }

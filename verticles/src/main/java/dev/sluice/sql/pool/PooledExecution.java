@@ -34,10 +34,13 @@ public final class PooledExecution implements EngineConnection {
   private final Vertx vertx;
   private final EngineAdapter engine;
   private final Map<String, InFlightQuery> inFlight = new HashMap<>();
+  /** Admits calls to the driver's pool in fair (or FIFO) order; the driver's own queue stays short. */
+  private final PoolGate gate;
 
   public PooledExecution(Vertx vertx, EngineAdapter engine) {
     this.vertx = vertx;
     this.engine = engine;
+    this.gate = new PoolGate(engine.config(), QueueMeters.of(vertx));
   }
 
   @Override
@@ -65,7 +68,11 @@ public final class PooledExecution implements EngineConnection {
     // The gateway's own deadline: covers the pool queue and an engine that ignores its timeout.
     long timer = vertx.setTimer(timeoutMs + DEADLINE_MARGIN_MS, id -> stop(q, InFlightQuery.Stop.DEADLINE,
         SqlBus.deadlineError(timeoutMs)));
-    (write ? engine.leaseWrite(timeoutMs) : engine.lease(timeoutMs))
+    PoolGate.Ticket ticket = gate.enter(job.caller());
+    q.ticket = ticket;
+    gate.granted(ticket)
+        .compose(t -> q.stop != null ? Future.failedFuture(stopError(q, timeoutMs))
+            : write ? engine.leaseWrite(timeoutMs) : engine.lease(timeoutMs))
         .compose(lease -> {
           if (q.stop != null) {
             return engine.release(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
@@ -86,6 +93,7 @@ public final class PooledExecution implements EngineConnection {
         .recover(err -> failure(q, err, timeoutMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
         .onComplete(ar -> {
           vertx.cancelTimer(timer);
+          gate.release(ticket);
           inFlight.remove(job.queryId());
           if (ar.succeeded()) {
             q.reply.tryComplete(ar.result());
@@ -158,6 +166,10 @@ public final class PooledExecution implements EngineConnection {
     if (q.stop == null) {
       q.stop = why;
     }
+    if (q.ticket != null && gate.leave(q.ticket, error)) {
+      // still waiting: out of the queue, so it takes no slot later
+      return;
+    }
     Future<Void> told = q.lease == null ? Future.succeededFuture() : q.engine.cancel(q.lease).otherwiseEmpty();
     q.cancelSent = told;
     if (why == InFlightQuery.Stop.DEADLINE) {
@@ -190,6 +202,10 @@ public final class PooledExecution implements EngineConnection {
         .map(info -> out.put("status", "up").put("serverVersion", info.version()).put("flavour", info.flavour()))
         .recover(err -> Future.succeededFuture(out.put("status", "down")
             .put("error", engine.mapError(err).getMessage())))
-        .map(o -> o.put("pool", engine.poolStats()));
+        .map(o -> {
+          // calls wait in the gate, not in the driver's pool (which sees at most pool_size requests)
+          JsonObject pool = engine.poolStats();
+          return o.put("pool", pool.put("waiting", pool.getInteger("waiting", 0) + gate.waiting()));
+        });
   }
 }

@@ -10,6 +10,8 @@
 #      DURATION (15s), ROUNDS (1: measured runs per server and case, the order reversed each round),
 #      PEERS ("toolbox dbhub sluice"), SLUICE_POOL (4, Toolbox's pgx pool on 2 cores also has 4),
 #      GATEWAY_JAVA_OPTS, plus lib.sh's REBUILD / SLUICE_JAR / RESULTS.
+#      SLUICE_JAR_B=other.jar with PEERS="... sluice sluice-b" runs a second build of the gateway
+#      in the same alternation (before/after in one run).
 source "$(dirname "$0")/lib.sh"
 
 CASES="${CASES:-pg:32 pg:1 sqlite:32 sqlite:1}"
@@ -81,14 +83,19 @@ start_peers() { # start_peers ENGINE
         [[ "$engine" == sqlite ]] && dsn="sqlite://$SQLITE_FILE" # an absolute path: sqlite:///abs/file
         "$NODE22" "$DBHUB_JS" --transport http --port "$DBHUB_PORT" --dsn "$dsn" >"$log" 2>&1 &
         PID[$p]=$!; URL[$p]="http://127.0.0.1:$DBHUB_PORT/mcp"; wait_port "$DBHUB_PORT" "${PID[$p]}" "$log" ;;
-      sluice)
-        local cfg="$RESULTS/peers-sluice-$engine.yaml"
+      sluice|sluice-b)
+        local cfg="$RESULTS/peers-$p-$engine.yaml" jar_a="$JAR"
+        if [[ "$p" == sluice-b ]]; then
+          [[ -n "${SLUICE_JAR_B:-}" ]] || { echo "sluice-b needs SLUICE_JAR_B" >&2; return 1; }
+          JAR="$SLUICE_JAR_B"
+        fi
         if [[ "$engine" == pg ]]; then
           echo "connections: [{id: bench, driver: postgres, url: \"$PG_URL\", pool_size: $SLUICE_POOL}]" >"$cfg"
         else
           echo "connections: [{id: bench, driver: sqlite, path: \"$SQLITE_FILE\", pool_size: $SLUICE_POOL}]" >"$cfg"
         fi
         start_gateway --config "$cfg"
+        JAR="$jar_a"
         PID[$p]="$GW_PID"; URL[$p]="$GW_URL" ;;
     esac
   done
@@ -97,7 +104,7 @@ start_peers() { # start_peers ENGINE
 stop_peers() {
   local p
   for p in "${!PID[@]}"; do
-    if [[ "$p" == sluice ]]; then GW_PID="${PID[$p]}"; stop_gateway; continue; fi
+    if [[ "$p" == sluice* ]]; then GW_PID="${PID[$p]}"; stop_gateway; continue; fi
     kill "${PID[$p]}" 2>/dev/null || true
     for _ in $(seq 1 20); do kill -0 "${PID[$p]}" 2>/dev/null || break; sleep 0.25; done
     kill -9 "${PID[$p]}" 2>/dev/null || true
@@ -108,7 +115,7 @@ trap 'stop_peers; rm -rf "$WORK"' EXIT
 
 tool_body() { # tool_body PEER: the tools/call body
   case "$1" in
-    sluice) printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sql_execution","arguments":{"connectionId":"bench","sql":"%s"}}}' "$SQL" ;;
+    sluice*) printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sql_execution","arguments":{"connectionId":"bench","sql":"%s"}}}' "$SQL" ;;
     *) printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_sql","arguments":{"sql":"%s"}}}' "$SQL" ;;
   esac
 }
@@ -201,7 +208,7 @@ for case in $CASES; do
 done
 
 {
-  echo "peers side by side: $SQL, $SESSIONS sessions, warm-up $WARMUP, measured $DURATION, $ROUNDS round(s), $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$ROOT" rev-parse --short HEAD)"
+  echo "peers side by side: $SQL, $SESSIONS sessions, sluice = ${JAR#$ROOT/}${SLUICE_JAR_B:+, sluice-b = $SLUICE_JAR_B}, warm-up $WARMUP, measured $DURATION, $ROUNDS round(s), $(date -u +%Y-%m-%dT%H:%MZ), checkout at $(git -C "$ROOT" rev-parse --short HEAD)"
   echo
   echo "| engine | connections | server | round | calls | calls/s | p50 ms | p99 ms | CPU µs/call (process) | CPU µs/call (+children) | server xacts/call | bad |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"

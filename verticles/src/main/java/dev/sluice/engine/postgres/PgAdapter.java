@@ -16,7 +16,14 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgConnection;
 import io.vertx.pgclient.PgException;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.sqlclient.ClientBuilder;
+import io.vertx.sqlclient.PrepareOptions;
+import io.vertx.sqlclient.PropertyKind;
+import io.vertx.sqlclient.internal.QueryResultHandler;
+import io.vertx.sqlclient.internal.RowDesc;
+import io.vertx.sqlclient.internal.SqlConnectionInternal;
+import io.vertx.sqlclient.internal.command.ExtendedQueryCommand;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -27,12 +34,19 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collector;
 import java.util.regex.Pattern;
 
 /**
  * PostgreSQL on the Vert.x PG client: read-only sessions with {@code statement_timeout}, every
  * statement on the extended protocol (one statement per Parse), cancel requests, SQLSTATE
  * mapping, JSON plans, and a session reset after every call.
+ *
+ * <p>A small read with the connection's own deadline takes one round trip: the session is read
+ * only with that deadline from its startup parameters (and the reset puts both back after every
+ * call), so the statement needs no transaction of its own; its Bind/Execute with a row limit and
+ * the reset go out together, and the statement comes from the connection's prepared-statement
+ * cache, so no Parse waits in front of them after the first call of the same SQL.
  */
 final class PgAdapter extends PooledEngine {
 
@@ -41,10 +55,13 @@ final class PgAdapter extends PooledEngine {
 
   /**
    * What a call could leave on a session, cleared after its ROLLBACK: DISCARD ALL, which cannot run
-   * in the implicit transaction of a multi-statement query, spelled out.
+   * in the implicit transaction of a multi-statement query, spelled out; but DEALLOCATE ALL would
+   * also drop the driver's cached statements, so it only lists the statements made by an SQL
+   * PREPARE, which {@link #resetSession} then deallocates by name.
    */
   static final String RESET = "CLOSE ALL; UNLISTEN *; SELECT pg_advisory_unlock_all(); RESET ALL; "
-      + "SET SESSION AUTHORIZATION DEFAULT; DEALLOCATE ALL; DISCARD TEMP; DISCARD SEQUENCES";
+      + "SET SESSION AUTHORIZATION DEFAULT; DISCARD TEMP; DISCARD SEQUENCES; "
+      + "SELECT name FROM pg_prepared_statements WHERE from_sql";
 
   PgAdapter(Vertx vertx, ConnectionConfig cfg) {
     super(vertx, cfg);
@@ -71,6 +88,9 @@ final class PgAdapter extends PooledEngine {
     // the analysis lexes '...' with backslash as a plain character: the server must read it alike
     o.addProperty("standard_conforming_strings", "on");
     o.addProperty("application_name", "sluice");
+    // a repeated statement skips its Parse round trip; the driver drops an entry the server
+    // invalidated (a table changed under it) and the reset above keeps the cached ones
+    o.setCachePreparedStatements(true);
     return DatabaseTls.postgres(o, cfg.url());
   }
 
@@ -84,8 +104,57 @@ final class PgAdapter extends PooledEngine {
   }
 
   @Override
+  protected Lease bareLease(SqlConnection conn, long timeoutMs) {
+    // the startup parameters hold read only and exactly this deadline (the reset restores them)
+    return timeoutMs == cfg.queryTimeoutMs()
+        ? new Lease(conn, PgConnection.cast(conn).processId(), Future.succeededFuture(), new Bare())
+        : null;
+  }
+
+  /**
+   * Parse (only for SQL not yet in the connection's statement cache), Bind, Execute with a row
+   * limit, Sync, then the reset: all written before any answer arrives. The public API has no
+   * row-limited execute without a prepared statement and a cursor (a Parse round trip first), so
+   * this schedules the driver's own extended-query command, as its cursor does, on the unnamed
+   * portal. The limit stops the server after {@code rows} rows; the Sync ends the implicit
+   * transaction and the portal with it.
+   */
+  @Override
+  public Future<Rows> readInOneTrip(Lease lease, String sql, int rows) {
+    List<Row> kept = new ArrayList<>();
+    List<List<ColumnDescriptor>> columns = new ArrayList<>(1);
+    QueryResultHandler<List<Row>> described = new QueryResultHandler<>() {
+      @Override
+      public <V> void addProperty(PropertyKind<V> property, V value) {
+      }
+
+      @Override
+      public void handleResult(int updated, int size, RowDesc desc, List<Row> result, Throwable failure) {
+        if (desc != null && columns.isEmpty()) {
+          columns.add(desc.columnDescriptor());
+        }
+      }
+    };
+    ExtendedQueryCommand<List<Row>> command = ExtendedQueryCommand.createQuery(sql, new PrepareOptions(), null,
+        Tuple.tuple(), rows, null, false, true, Collector.of(() -> kept, List::add, (a, b) -> a), described);
+    Future<Boolean> read = ((SqlConnectionInternal) lease.conn()).unwrap()
+        .schedule((ContextInternal) vertx.getOrCreateContext(), command);
+    lease.bare().reset = resetSession(lease.conn());
+    return read.map(suspended -> new Rows(columns.isEmpty() ? null : columns.get(0), kept));
+  }
+
+  @Override
   protected Future<Void> resetSession(SqlConnection conn) {
-    return conn.query(RESET).execute().mapEmpty();
+    return conn.query(RESET).execute().compose(rs -> {
+      RowSet<Row> last = rs;
+      while (last.next() != null) {
+        last = last.next();
+      }
+      List<String> deallocate = new ArrayList<>();
+      last.forEach(r -> deallocate.add("DEALLOCATE \"" + r.getString(0).replace("\"", "\"\"") + "\""));
+      return deallocate.isEmpty() ? Future.<Void>succeededFuture()
+          : conn.query(String.join("; ", deallocate)).execute().<Void>mapEmpty();
+    });
   }
 
   /** The extended protocol: PostgreSQL refuses a second statement in one Parse (42601). */

@@ -41,6 +41,24 @@ public interface EngineAdapter {
     return Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT, "this engine does not take writes"));
   }
 
+  /**
+   * Like {@link #lease}, but may hand out a bare lease ({@link Lease#bare} non-null): no
+   * transaction is opened because the session's own defaults already make every statement read
+   * only with exactly this deadline. Only a read that {@link #readInOneTrip} can finish asks for it.
+   */
+  default Future<Lease> leaseBare(long timeoutMs) {
+    return lease(timeoutMs);
+  }
+
+  /**
+   * A bare lease's read in one network round trip: the statement with a row limit of {@code rows}
+   * (no second fetch: the implicit transaction, and the portal with it, ends with the statement)
+   * and the session reset written right behind it; {@link Bare#reset} is that reset's outcome.
+   */
+  default Future<Rows> readInOneTrip(Lease lease, String sql, int rows) {
+    return Future.failedFuture(new IllegalStateException("no one-trip reads on this engine"));
+  }
+
   /** Stops the statement running on a lease from outside (cancel request / KILL QUERY). */
   Future<Void> cancel(Lease lease);
 
@@ -95,7 +113,25 @@ public interface EngineAdapter {
    * wire, so the first statement travels in the same round trip. Nothing that executes may run
    * before {@code opened} succeeded.
    */
-  record Lease(SqlConnection conn, long backendId, Future<Void> opened) {}
+  record Lease(SqlConnection conn, long backendId, Future<Void> opened, Bare bare) {
+    public Lease(SqlConnection conn, long backendId, Future<Void> opened) {
+      this(conn, backendId, opened, null);
+    }
+  }
+
+  /**
+   * What a bare lease (no transaction) needs at release: whether its pipelined session reset went
+   * through, and whether a cancel request may have hit that reset instead of the statement. Only
+   * touched on the executor verticle's context.
+   */
+  final class Bare {
+    /** The reset written behind the statement; null until {@link #readInOneTrip} sent it. */
+    public Future<Void> reset;
+    public boolean cancelled;
+  }
+
+  /** The first rows of a result with its columns (null columns: a statement without any). */
+  record Rows(List<ColumnDescriptor> columns, List<Row> rows) {}
 
   /** What a probe learned. */
   record ServerInfo(String version, String flavour) {}

@@ -58,6 +58,14 @@ public abstract class PooledEngine implements EngineAdapter {
    */
   protected abstract Future<Lease> openSession(SqlConnection conn, long timeoutMs, boolean write);
 
+  /**
+   * A lease without a transaction when the session's defaults already carry read only and this
+   * deadline (see {@link EngineAdapter#leaseBare}); null when they do not.
+   */
+  protected Lease bareLease(SqlConnection conn, long timeoutMs) {
+    return null;
+  }
+
   /** Asks the server for its version. */
   protected abstract Future<ServerInfo> detect(SqlConnection conn);
 
@@ -109,12 +117,25 @@ public abstract class PooledEngine implements EngineAdapter {
     return lease(timeoutMs, true);
   }
 
+  @Override
+  public Future<Lease> leaseBare(long timeoutMs) {
+    return lease(timeoutMs, false, true);
+  }
+
   private Future<Lease> lease(long timeoutMs, boolean write) {
+    return lease(timeoutMs, write, false);
+  }
+
+  private Future<Lease> lease(long timeoutMs, boolean write, boolean bare) {
     waiting++;
     return pool.getConnection()
         .andThen(ar -> waiting--)
         .compose(conn -> {
           inUse++;
+          Lease plain = bare ? bareLease(conn, timeoutMs) : null;
+          if (plain != null) {
+            return Future.succeededFuture(plain);
+          }
           return openSession(conn, timeoutMs, write)
               .recover(err -> conn.close().transform(x -> {
                 inUse--;
@@ -132,6 +153,18 @@ public abstract class PooledEngine implements EngineAdapter {
 
   @Override
   public Future<Void> release(Lease lease) {
+    Bare bare = lease.bare();
+    if (bare != null && bare.reset != null) {
+      // The reset already travelled with the statement: the connection goes back as soon as it
+      // answered, unless it failed or a cancel request may have hit it; then the full release.
+      return bare.reset.transform(ar -> ar.succeeded() && !bare.cancelled
+          ? lease.conn().close().andThen(x -> inUse--).otherwiseEmpty()
+          : fullRelease(lease));
+    }
+    return fullRelease(lease);
+  }
+
+  private Future<Void> fullRelease(Lease lease) {
     // queued behind the ROLLBACK on the same connection: both share a round trip where the driver pipelines
     Future<Void> rollback = lease.conn().query("ROLLBACK").execute().<Void>mapEmpty().otherwiseEmpty();
     Future<Void> reset = resetSession(lease.conn());

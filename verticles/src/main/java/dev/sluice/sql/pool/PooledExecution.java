@@ -65,6 +65,7 @@ public final class PooledExecution implements EngineConnection {
     long started = System.nanoTime();
     long timeoutMs = job.timeoutMs();
     boolean write = job.mode() == SqlRequest.Mode.WRITE;
+    boolean oneTrip = oneTrip(job);
     // The gateway's own deadline: covers the pool queue and an engine that ignores its timeout.
     long timer = vertx.setTimer(timeoutMs + DEADLINE_MARGIN_MS, id -> stop(q, InFlightQuery.Stop.DEADLINE,
         SqlBus.deadlineError(timeoutMs)));
@@ -72,7 +73,7 @@ public final class PooledExecution implements EngineConnection {
     q.ticket = ticket;
     gate.granted(ticket)
         .compose(t -> q.stop != null ? Future.failedFuture(stopError(q, timeoutMs))
-            : write ? engine.leaseWrite(timeoutMs) : engine.lease(timeoutMs))
+            : write ? engine.leaseWrite(timeoutMs) : oneTrip ? engine.leaseBare(timeoutMs) : engine.lease(timeoutMs))
         .compose(lease -> {
           if (q.stop != null) {
             return engine.release(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
@@ -122,7 +123,19 @@ public final class PooledExecution implements EngineConnection {
     }
   }
 
+  /**
+   * A plain read whose whole answer (maxRows and the one row that tells truncation) fits one fetch
+   * may run without a transaction, in one round trip, where the engine offers it.
+   */
+  private boolean oneTrip(Job job) {
+    return job.mode() == SqlRequest.Mode.QUERY && job.params() == null && engine.cursorReadable(job.kind())
+        && job.maxRows() < ResultCollector.FETCH_SIZE;
+  }
+
   private Future<JsonObject> read(EngineAdapter.Lease lease, Job job, ResultCollector collector) {
+    if (lease.bare() != null) {
+      return engine.readInOneTrip(lease, job.sql(), job.maxRows() + 1).map(collector::collect);
+    }
     if (job.params() != null) {
       // typed binding by SQL Client Templates (extended protocol): #{name} becomes $n / ?, never spliced
       return lease.opened().compose(v -> SqlTemplate.forQuery(lease.conn(), job.sql()).execute(job.params().getMap()))
@@ -169,6 +182,9 @@ public final class PooledExecution implements EngineConnection {
     if (q.ticket != null && gate.leave(q.ticket, error)) {
       // still waiting: out of the queue, so it takes no slot later
       return;
+    }
+    if (q.lease != null && q.lease.bare() != null) {
+      q.lease.bare().cancelled = true; // the cancel may land on the session reset behind the statement
     }
     Future<Void> told = q.lease == null ? Future.succeededFuture() : q.engine.cancel(q.lease).otherwiseEmpty();
     q.cancelSent = told;

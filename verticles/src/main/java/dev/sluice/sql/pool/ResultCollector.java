@@ -66,10 +66,20 @@ final class ResultCollector {
     return result();
   }
 
+  /** A result read in one fetch (see {@link EngineAdapter#readInOneTrip}); still capped. */
+  JsonObject collect(EngineAdapter.Rows all) {
+    accept(all.columns(), all.rows());
+    return result();
+  }
+
   private void accept(RowSet<Row> batch) {
+    accept(batch.columnDescriptors(), batch);
+  }
+
+  private void accept(List<ColumnDescriptor> described, Iterable<Row> batch) {
     if (columns == null) {
       // a write without RETURNING has no columns at all
-      columns = batch.columnDescriptors() == null ? java.util.List.of() : batch.columnDescriptors();
+      columns = described == null ? java.util.List.of() : described;
       for (ColumnDescriptor c : columns) {
         headers.add(c.name());
         headerTypes.add(engine.typeName(c));

@@ -2,6 +2,7 @@ package dev.sluice.engine.postgres;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.Driver;
@@ -52,8 +53,8 @@ class PgExecutorTest extends EngineExecutorContract {
 
   /**
    * The transaction start is pipelined with the statement's Parse: the statement must still run
-   * inside it (read only, the call's own deadline), and no prepared statement may outlive a call,
-   * whether it read everything, stopped at maxRows, or failed while executing.
+   * inside it (read only, the call's own deadline), and no prepared statement but the driver's
+   * cached ones may outlive a call, whether it read everything, stopped at maxRows, or failed.
    */
   @Test
   void pipelinedLeaseRunsInsideItsTransactionAndLeavesNothingBehind() throws Exception {
@@ -70,10 +71,93 @@ class PgExecutorTest extends EngineExecutorContract {
     assertEquals(ErrorType.QUERY_ERROR, err(q("pipe", "SELECT 1 / (g - 3) FROM generate_series(1, 5) g", 10)).type());
     assertEquals(ErrorType.SYNTAX_ERROR, err(q("pipe", "SELECT FROM WHERE", 10)).type());
 
-    // one pooled connection served every call above, so its session shows what they left
-    JsonObject left = unguarded(v, "pipe", "SELECT count(*) AS n FROM pg_prepared_statements");
-    assertEquals("1", String.valueOf(left.getJsonArray("rows").getJsonArray(0).getValue(0)),
-        "only the statement reading pg_prepared_statements itself: " + left);
+    // One pooled connection served every call above, so its session shows what they left: the
+    // driver's cached statements (bounded by its cache), none made by an SQL PREPARE.
+    JsonObject left = unguarded(v, "pipe", "SELECT count(*) FILTER (WHERE from_sql) AS by_sql,"
+        + " count(*) AS cached FROM pg_prepared_statements");
+    assertEquals("0", String.valueOf(left.getJsonArray("rows").getJsonArray(0).getValue(0)), left.encode());
+    assertTrue(Integer.parseInt(String.valueOf(left.getJsonArray("rows").getJsonArray(0).getValue(1))) <= 6,
+        "one cached statement per distinct SQL at most: " + left);
+  }
+
+  /**
+   * A small read with the connection's own deadline runs without a transaction of its own: the
+   * server must still refuse every write it carries (the session's default), here past the guard
+   * on a superuser connection, and must still stop it at the deadline.
+   */
+  @Test
+  void oneTripReadStaysReadOnlyAndBoundOnTheServer() throws Exception {
+    exec("CREATE SEQUENCE " + table("seq"));
+    SqlExecutorVerticle v = deploy(config("bare", 1_000, 1, 4));
+    JsonObject session = ok(q("bare", "SELECT current_setting('transaction_read_only') AS ro,"
+        + " current_setting('statement_timeout') AS t, current_setting('is_superuser') AS su", 5));
+    assertEquals(new JsonArray().add("on").add("1s").add("on"), session.getJsonArray("rows").getJsonArray(0),
+        "read only with the connection's deadline, even for a superuser");
+    for (String write : List.of("SELECT nextval('" + table("seq") + "')",
+        "WITH gone AS (DELETE FROM " + table("customers") + " RETURNING 1) SELECT count(*) FROM gone",
+        "SELECT set_config('transaction_read_only', 'off', true), nextval('" + table("seq") + "')")) {
+      SqlError e = null;
+      try {
+        fail("the server ran a write: " + unguarded(v, "bare", write));
+      } catch (Exception refused) {
+        e = SqlError.from(refused);
+      }
+      System.out.printf("[postgres] one-trip read refused by the server: %s -> %s%n", write, e.getMessage());
+      assertTrue(e.type() == ErrorType.VALIDATION_FAILED || "25001".equals(e.details().getString("sql_state")),
+          write + ": " + e.toJson().encode());
+    }
+    assertEquals(2, count("SELECT count(*) FROM " + table("customers")));
+    assertEquals(0, count("SELECT count(*) FROM " + table("seq") + " WHERE is_called"), "nextval ran");
+
+    SqlError late = err(q("bare", "SELECT pg_sleep(5) AS bare_deadline", 5));
+    assertEquals(ErrorType.TIMEOUT, late.type(), late.toJson().encode());
+    awaitGone("bare_deadline");
+    assertEquals(1, ok(q("bare", "SELECT 1 AS after", 5)).getInteger("rowCount"), "the connection serves again");
+  }
+
+  /**
+   * Round trips per small read, counted on the wire at a relay in front of the server (client
+   * flights that follow an answer): one per call once the statement is in the connection's cache,
+   * whether the result is whole or cut at maxRows; a deadline shorter than the connection's still
+   * takes the transaction (three).
+   */
+  @Test
+  void aSmallReadIsOneRoundTrip() throws Exception {
+    FlightCountingRelay relay = new FlightCountingRelay(vertx);
+    int port = relay.start(TestDatabases.PG_HOST, TestDatabases.PG_PORT);
+    try {
+      ConnectionConfig c = new ConnectionConfig("trips", Driver.POSTGRES, "postgresql://" + TestDatabases.PG_USER
+          + "@127.0.0.1:" + port + "/" + TestDatabases.PG_DATABASE, null, null, null, null, 1, 4, 5_000, 100, 10_000);
+      deploy(c);
+      String small = "SELECT count(*) AS n FROM " + table("customers");
+      String cut = "SELECT g FROM generate_series(1, 5000) g";
+      ok(q("trips", small, 5));
+      ok(q("trips", cut, 3));
+      int calls = 20;
+      int before = relay.flights();
+      for (int i = 0; i < calls; i++) {
+        assertEquals("2", String.valueOf(ok(q("trips", small, 5)).getJsonArray("rows").getJsonArray(0).getValue(0)));
+      }
+      int whole = relay.flights() - before;
+      before = relay.flights();
+      for (int i = 0; i < calls; i++) {
+        assertTrue(ok(q("trips", cut, 3)).getBoolean("truncated"));
+      }
+      int truncated = relay.flights() - before;
+      before = relay.flights();
+      for (int i = 0; i < calls; i++) {
+        ok(q("trips", small, 5).put("timeoutMs", 4_000));
+      }
+      int ownDeadline = relay.flights() - before;
+      System.out.printf("[postgres] round trips per small read: %.2f whole, %.2f cut at maxRows,"
+          + " %.2f with a shorter deadline (transaction)%n", whole / (double) calls, truncated / (double) calls,
+          ownDeadline / (double) calls);
+      assertEquals(calls, whole, "one round trip per small read");
+      assertEquals(calls, truncated, "one round trip per read cut at maxRows");
+      assertTrue(ownDeadline >= 2 * calls, "a shorter deadline opens its transaction: " + ownDeadline);
+    } finally {
+      relay.stop();
+    }
   }
 
   @Override

@@ -133,7 +133,9 @@ public final class ConfigLoader {
           stateDir.resolve("demo.sqlite").toString(), null, null,
           "Embedded demo shop dataset (generated on first start)", ConnectionConfig.DEFAULT_POOL_SIZE,
           ConnectionConfig.DEFAULT_MAX_WAIT_QUEUE, ConnectionConfig.DEFAULT_QUERY_TIMEOUT_MS,
-          ConnectionConfig.DEFAULT_MAX_ROWS, ConnectionConfig.DEFAULT_MAX_ROWS_CEILING));
+          ConnectionConfig.DEFAULT_MAX_ROWS, ConnectionConfig.DEFAULT_MAX_ROWS_CEILING)
+          // the demo is where agents explore while others run analytics: look-ups never queue behind them
+          .withQueue(QueuePolicy.DEFAULT.withShortReserve(1)));
     }
     StateConfig stateConfig = state(state, overrides, stateDir, baseDir);
     return new SluiceConfig(serverConfig, stateDir, connections, demo, catalog(catalog, overrides),

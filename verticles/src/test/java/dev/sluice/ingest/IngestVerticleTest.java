@@ -121,6 +121,8 @@ class IngestVerticleTest {
     // a run without a principal (the CLI's) is visible to every principal
     String cli = submit("# Cli note\nWritten by an operator.\n", null).await(10, TimeUnit.SECONDS).getString("runId");
     assertEquals(cli, status(cli, "auditor").await(10, TimeUnit.SECONDS).getString("runId"));
+    // let it finish writing its pages before the temporary directory is deleted
+    awaitDone(cli);
   }
 
   @Test

@@ -300,6 +300,48 @@ class ConsoleApiTest {
     assertTrue(gone.text.contains("node nowhere that runs this call is not in the cluster"), gone.text);
   }
 
+  /** A stateless call that became a task is still listed; the console's cancel ends the task as cancelled. */
+  @Test
+  void aStatelessCallThatBecameATaskIsCancelledFromTheConsole() throws Exception {
+    String marker = "console_task_" + Long.toHexString(System.nanoTime());
+    McpHttpClient agent = gw.client();
+    agent.token = AGENT;
+    JsonObject meta = new JsonObject().put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+        .put("io.modelcontextprotocol/clientCapabilities", new JsonObject().put("extensions",
+            new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject())));
+    Map<String, String> headers = Map.of("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call",
+        "Mcp-Name", "sql_execution");
+    // answered once the call outlives the inline window: a task, the call running on
+    McpHttpClient.Reply created = agent.post(McpHttpClient.request(8, "tools/call", new JsonObject()
+        .put("name", "sql_execution").put("arguments", new JsonObject().put("connectionId", "pg")
+            .put("sql", "SELECT pg_sleep(30) AS " + marker)).put("_meta", meta.copy())), headers);
+    String body = created.body();
+    JsonObject task = new JsonObject(body.contains("data:") ? body.substring(body.lastIndexOf("data:") + 5).trim() : body)
+        .getJsonObject("result");
+    assertEquals("task", task.getString("resultType"), task.encode());
+    JsonObject running = awaitCall(marker);
+    assertEquals(true, running.getBoolean("stateless"), running.encode());
+    assertEquals(1, engineRunning(marker), "pg_stat_activity shows the task's query before the cancel");
+
+    api("POST", "/console/api/cancel", new JsonObject().put("statelessId", running.getString("statelessId")).encode());
+    JsonObject get = McpHttpClient.request(9, "tasks/get", new JsonObject().put("taskId", task.getString("taskId"))
+        .put("_meta", meta.copy()));
+    JsonObject state = null;
+    for (long until = System.currentTimeMillis() + 5_000; System.currentTimeMillis() < until; Thread.sleep(100)) {
+      state = agent.post(get, Map.of("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tasks/get",
+          "Mcp-Name", task.getString("taskId"))).json().getJsonObject("result");
+      if ("cancelled".equals(state.getString("status"))) {
+        break;
+      }
+    }
+    assertEquals("cancelled", state.getString("status"), state.encode());
+    assertEquals("cancelled from the operator's console by ops", state.getString("statusMessage"), state.encode());
+    for (long until = System.currentTimeMillis() + 5_000; engineRunning(marker) > 0 && System.currentTimeMillis() < until; ) {
+      Thread.sleep(50);
+    }
+    assertEquals(0, engineRunning(marker), "the task's query ended at the engine");
+  }
+
   @Test
   void historyShowsCallsAndRefusalsFromTheAuditTrail() throws Exception {
     send(ROUTES.get(4), host(), "Authorization: Bearer " + AGENT);

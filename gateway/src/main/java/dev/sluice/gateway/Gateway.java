@@ -385,7 +385,7 @@ public final class Gateway {
   /** Undeploys everything (SQLite workers are killed by their executor's stop). */
   public Future<Void> stop() {
     Future<Void> undeployed = Future.all(vertx.deploymentIDs().stream().map(vertx::undeploy).toList())
-        .<Void>mapEmpty().eventually(tasks::stop);
+        .<Void>mapEmpty().eventually(tasks::stop).eventually(nodeCalls::stop);
     return undeployed.eventually(() -> vertx.executeBlocking(() -> {
       // every call has ended: what the trail buffered is written and fsynced before we return
       audit.close();

@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ public final class NodeCalls {
   private final Map<String, Running> running = new ConcurrentHashMap<>();
   private final AtomicLong seq = new AtomicLong();
   private final AtomicBoolean announcePending = new AtomicBoolean();
+  private final List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
 
   public NodeCalls(Vertx vertx, String nodeId) {
     this.vertx = vertx;
@@ -41,10 +43,14 @@ public final class NodeCalls {
 
   /** Registers the census and cancel consumers; once per node. */
   public Future<Void> start() {
-    return Future.all(
-        vertx.eventBus().<JsonObject>consumer(ConsoleBus.CENSUS, this::census).completion(),
-        vertx.eventBus().<JsonObject>consumer(ConsoleBus.cancelStateless(nodeId), this::cancel).completion())
-        .mapEmpty();
+    consumers.add(vertx.eventBus().consumer(ConsoleBus.CENSUS, this::census));
+    consumers.add(vertx.eventBus().consumer(ConsoleBus.cancelStateless(nodeId), this::cancel));
+    return Future.all(consumers.stream().map(MessageConsumer::completion).toList()).mapEmpty();
+  }
+
+  /** A node stopping on a Vert.x it does not own no longer answers for its calls. */
+  public Future<Void> stop() {
+    return Future.all(consumers.stream().map(MessageConsumer::unregister).toList()).mapEmpty();
   }
 
   /**

@@ -212,6 +212,15 @@ async function rescan(id, button) {
   setTimeout(loadConnections, 1000);
 }
 
+/** SQLite worker processes: pid, jobs served, busy; and how many were replaced. */
+function workers(x) {
+  if (!Array.isArray(x.workers)) {
+    return '';
+  }
+  const each = x.workers.map(w => 'pid ' + w.pid + ' (' + w.jobs + ' jobs' + (w.busy ? ', busy' : '') + ')');
+  return each.join(', ') + '; ' + x.restarts + (x.restarts === 1 ? ' restart' : ' restarts');
+}
+
 async function loadConnections() {
   const tbody = $('#connections tbody');
   try {
@@ -227,6 +236,7 @@ async function loadConnections() {
       cell(tr, [x.flavour, x.serverVersion].filter(Boolean).join(' '));
       cell(tr, pool.size == null ? '' : pool.inUse + ' of ' + pool.size);
       cell(tr, pool.waiting);
+      cell(tr, workers(x));
       cell(tr, cat.scanning ? 'scanning…' : cat.snapshotAgeMs != null ? 'scanned ' + duration(cat.snapshotAgeMs) + ' ago'
         : 'not scanned since start');
       cell(tr, x.error || cat.lastError);

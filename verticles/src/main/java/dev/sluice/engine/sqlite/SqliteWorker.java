@@ -32,6 +32,8 @@ final class SqliteWorker {
   private final Promise<Integer> exited = Promise.promise();
   private Consumer<JsonObject> lineHandler = l -> { };
   private String serverVersion;
+  /** Jobs handed to this process, for the operator's view (touched on the pool's context only). */
+  private long jobs;
 
   private SqliteWorker(Process process) {
     this.process = process;
@@ -91,6 +93,14 @@ final class SqliteWorker {
 
   long pid() {
     return process.pid();
+  }
+
+  void countJob() {
+    jobs++;
+  }
+
+  long jobs() {
+    return jobs;
   }
 
   String serverVersion() {

@@ -6,6 +6,7 @@ import dev.sluice.sql.SqlError;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import dev.sluice.sql.pool.FairQueue;
@@ -43,6 +44,8 @@ final class SqliteWorkerPool {
   private boolean closed;
   private String lastError;
   private String serverVersion;
+  /** Workers replaced after they died or were killed (deadline, cancel, out of memory). */
+  private long restarts;
 
   private final boolean writer;
 
@@ -151,6 +154,7 @@ final class SqliteWorkerPool {
   private void dispatch(SqliteWorker w, SqliteJob job) {
     job.worker = w;
     job.dispatchedAt = System.nanoTime();
+    w.countJob();
     running.put(w, job);
     w.onLine(line -> answer(w, job, line));
     w.send(job.line);
@@ -222,6 +226,7 @@ final class SqliteWorkerPool {
           + " died (exit " + exitCode + ") while running the query; a new worker is starting, retry the call"));
     }
     if (!closed && workers.size() + starting < size()) {
+      restarts++;
       spawn();
     }
   }
@@ -247,11 +252,21 @@ final class SqliteWorkerPool {
         .put("serverVersion", serverVersion).put("flavour", "sqlite").put("readOnly", true)
         .put("path", cfg.path())
         .put("pool", new JsonObject().put("size", workers.size()).put("inUse", running.size())
-            .put("waiting", waiting.size()));
+            .put("waiting", waiting.size()))
+        .put("workers", workerInfo()).put("restarts", restarts);
     if (workers.isEmpty() && lastError != null) {
       j.put("error", lastError);
     }
     return j;
+  }
+
+  /** Each worker process as the operator's console shows it. */
+  private JsonArray workerInfo() {
+    JsonArray a = new JsonArray();
+    for (SqliteWorker w : workers) {
+      a.add(new JsonObject().put("pid", w.pid()).put("jobs", w.jobs()).put("busy", running.containsKey(w)));
+    }
+    return a;
   }
 
   List<Long> pids() {

@@ -114,8 +114,17 @@ class SqliteExecutorTest {
     assertEquals("connection_error", err.getString("error_type"), err.encode());
     assertTrue(err.getString("message").contains("died"), err.getString("message"));
     assertFalse(err.encode().contains("Exception"), "no Java exception text reaches the agent: " + err.encode());
-    assertNotEquals(pid, awaitWorkers(1).get(0));
+    long next = awaitWorkers(1).get(0);
+    assertNotEquals(pid, next);
     assertEquals(1, rows(execute("after", "SELECT 1")));
+    // the operator's view: the replacement by pid, the job it served, one restart
+    JsonObject info = vertx.eventBus().<JsonObject>request(SqlBus.info(Driver.SQLITE),
+        new JsonObject().put("connectionId", "lite")).await(10, TimeUnit.SECONDS).body();
+    assertEquals(1L, info.getLong("restarts"), info.encode());
+    JsonObject worker = info.getJsonArray("workers").getJsonObject(0);
+    assertEquals(next, worker.getLong("pid"), info.encode());
+    assertEquals(1L, worker.getLong("jobs"), info.encode());
+    assertFalse(worker.getBoolean("busy"), info.encode());
   }
 
   @Test

@@ -125,15 +125,19 @@ public abstract class FairSharingContract {
 
   @Test
   void theShortReserveKeepsASlotFromLongCallsForShortOnes() throws Exception {
-    deploy(config("reserved", 2, 64, QueuePolicy.DEFAULT.withShortReserve(1)));
-    call("reserved", "p", "warm", busySql(0.2)).await(60, TimeUnit.SECONDS);
+    // short below 50 ms: the long statement, run once ahead, is long however fast the machine
+    // (a statement never seen is expected to cost the pool's mean, which hovers near short_ms),
+    // SELECT 1 short however loaded
+    deploy(config("reserved", 2, 64, new QueuePolicy(QueuePolicy.Order.FAIR, 0, 1, 50, Map.of())));
+    String heavy = busySql(2);
+    call("reserved", "p", "warm", heavy).await(60, TimeUnit.SECONDS);
     // a statement never seen counts as long; from its second call on it is known to be short,
     // and a short call arriving is what raises the reserve
     call("reserved", "p", "warm", "SELECT 1").await(60, TimeUnit.SECONDS);
     call("reserved", "p", "warm", "SELECT 1").await(60, TimeUnit.SECONDS);
-    Future<JsonObject> first = call("reserved", "p", "heavy-1", busySql(3));
+    Future<JsonObject> first = call("reserved", "p", "heavy-1", heavy);
     awaitCondition(() -> inUse("reserved") == 1, "the first long call running");
-    Future<JsonObject> second = call("reserved", "p", "heavy-2", busySql(3));
+    Future<JsonObject> second = call("reserved", "p", "heavy-2", heavy);
     awaitWaiting("reserved", 1);
     assertEquals(1, inUse("reserved"), "the second long call waits although a slot is free");
     JsonObject light = call("reserved", "p", "light", "SELECT 1").await(60, TimeUnit.SECONDS);

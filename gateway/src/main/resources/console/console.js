@@ -56,15 +56,21 @@ function renderLive() {
   const calls = $('#calls tbody');
   // a push rebuilds the rows: keyboard focus stays on the same call's button
   const focused = document.activeElement && document.activeElement.closest('#calls tr');
-  const focusCall = focused ? focused.dataset.callId + ' ' + focused.dataset.sessionId : null;
+  const focusCall = focused ? focused.dataset.key : null;
   calls.replaceChildren();
   $('#calls-count').textContent = '(' + live.calls.length + ')';
   if (live.calls.length === 0) emptyRow(calls, 8, 'No call is running.');
   for (const c of live.calls) {
     const tr = document.createElement('tr');
-    tr.dataset.callId = c.callId;
-    tr.dataset.sessionId = c.sessionId;
-    cell(tr, c.tool);
+    // a stateless (2026-07-28) call has no session: its own id, unique in the cluster, names it
+    tr.dataset.key = c.stateless ? c.statelessId : c.callId + ' ' + c.sessionId;
+    const tool = cell(tr, c.tool);
+    if (c.stateless) {
+      const tag = document.createElement('span');
+      tag.className = 'tag';
+      tag.textContent = 'stateless, no session';
+      tool.append(' ', tag);
+    }
     cell(tr, c.connectionId);
     cell(tr, c.sql, 'sql');
     const elapsed = cell(tr, duration(Math.max(0, Date.now() - skew - c.startedAt)), 'elapsed');
@@ -82,7 +88,7 @@ function renderLive() {
     b.addEventListener('click', () => cancel(c, b));
     td.appendChild(b);
     calls.appendChild(tr);
-    if (focusCall === c.callId + ' ' + c.sessionId) b.focus();
+    if (focusCall === tr.dataset.key) b.focus();
   }
   const sessions = $('#sessions tbody');
   sessions.replaceChildren();
@@ -111,7 +117,8 @@ async function cancel(call, button) {
     await api('/console/api/cancel', {
       method: 'POST',
       headers: headers({ 'Content-Type': 'application/json' }),
-      body: JSON.stringify({ sessionId: call.sessionId, callId: call.callId }),
+      body: JSON.stringify(call.stateless ? { statelessId: call.statelessId }
+        : { sessionId: call.sessionId, callId: call.callId }),
     });
     say('Cancelled ' + call.tool + ' call ' + call.callId + '.');
   } catch (e) {

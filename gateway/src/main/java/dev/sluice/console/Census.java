@@ -14,8 +14,8 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * Asks every session shard of every node for its sessions and calls in flight ({@link
- * ConsoleBus#CENSUS}) and merges the answers. One per HTTP verticle, with one stable reply address:
+ * Asks every session shard of every node for its sessions and calls in flight, and every node for
+ * its stateless calls ({@link ConsoleBus#CENSUS}), and merges the answers. One per HTTP verticle, with one stable reply address:
  * no consumer is registered per request. A single node knows how many shards it has and is done
  * when all answered; a cluster cannot know how many shards will answer, so it listens for a short
  * window instead.
@@ -51,7 +51,8 @@ final class Census {
       Pending p = pending.get(m.body().getString("censusId"));
       if (p != null) {
         p.answers.add(m.body());
-        if (nodeId.equals(m.body().getString("node")) && ++p.local >= localShards && !vertx.isClustered()) {
+        // this node's shards answer one each, and the node once more for its stateless calls
+        if (nodeId.equals(m.body().getString("node")) && ++p.local >= localShards + 1 && !vertx.isClustered()) {
           finish(m.body().getString("censusId"));
         }
       }

@@ -94,11 +94,15 @@ public final class ConsoleRoutes {
         .put("callsInFlight", live.getJsonArray("calls").size()))));
   }
 
-  /** {@code {sessionId, callId}}: the call is cancelled on the node and shard that own the session. */
+  /**
+   * {@code {sessionId, callId}}: the call is cancelled on the node and shard that own the session;
+   * {@code {statelessId}}: the stateless call is cancelled on the node that runs it.
+   */
   private void cancel(RoutingContext ctx) {
     String ct = ctx.request().getHeader("Content-Type");
     if (ct == null || !ct.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-      error(ctx, 415, "send the cancel request as application/json: {\"sessionId\": ..., \"callId\": ...}");
+      error(ctx, 415, "send the cancel request as application/json: {\"sessionId\": ..., \"callId\": ...}"
+          + " or {\"statelessId\": ...}");
       return;
     }
     JsonObject body;
@@ -107,29 +111,50 @@ public final class ConsoleRoutes {
     } catch (DecodeException | ClassCastException e) {
       body = null;
     }
+    if (body != null && body.containsKey("statelessId")) {
+      cancelStateless(ctx, body.getValue("statelessId") instanceof String s ? s : null);
+      return;
+    }
     String sessionId = body == null ? null : body.getValue("sessionId") instanceof String s ? s : null;
     Object callId = body == null ? null : body.getValue("callId");
     McpBus.Route route = McpBus.route(sessionId);
     if (route == null || !(callId instanceof String || callId instanceof Number)) {
       error(ctx, 400, "the body must be {\"sessionId\": \"<a session id from /console/api/live>\", "
-          + "\"callId\": \"<its call's id>\"}");
+          + "\"callId\": \"<its call's id>\"} or, for a stateless call, {\"statelessId\": \"<its statelessId>\"}");
       return;
     }
     JsonObject op = new JsonObject().put("sessionId", sessionId).put("callId", String.valueOf(callId))
         .put("by", ctx.<String>get(ConsoleGuard.OPERATOR));
-    vertx.eventBus().<JsonObject>request(ConsoleBus.cancel(route.nodeId(), route.shard()), op,
-            new DeliveryOptions().setSendTimeout(CANCEL_TIMEOUT_MS))
+    askToCancel(ctx, ConsoleBus.cancel(route.nodeId(), route.shard()), op,
+        new JsonObject().put("sessionId", sessionId).put("callId", String.valueOf(callId)),
+        "node " + route.nodeId() + " that owns this session is not in the cluster");
+  }
+
+  private void cancelStateless(RoutingContext ctx, String statelessId) {
+    String node = ConsoleBus.nodeOfStateless(statelessId);
+    if (node == null) {
+      error(ctx, 400, "the body must be {\"statelessId\": \"<a stateless call's statelessId from /console/api/live>\"}");
+      return;
+    }
+    askToCancel(ctx, ConsoleBus.cancelStateless(node), new JsonObject().put("statelessId", statelessId)
+            .put("by", ctx.<String>get(ConsoleGuard.OPERATOR)), new JsonObject().put("statelessId", statelessId),
+        "node " + node + " that runs this call is not in the cluster");
+  }
+
+  private void askToCancel(RoutingContext ctx, String address, JsonObject op, JsonObject ids, String nodeGone) {
+    vertx.eventBus().<JsonObject>request(address, op, new DeliveryOptions().setSendTimeout(CANCEL_TIMEOUT_MS))
         .onSuccess(reply -> {
           JsonObject r = reply.body();
           if (r.getBoolean("cancelled", false)) {
-            json(ctx, 200, r.put("sessionId", sessionId).put("callId", String.valueOf(callId)));
+            json(ctx, 200, r.mergeIn(ids));
           } else {
             error(ctx, 404, r.getString("reason"));
           }
         })
-        .onFailure(err -> error(ctx, err instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS
-            ? 404 : 502, err instanceof ReplyException re2 && re2.failureType() == ReplyFailure.NO_HANDLERS
-            ? "node " + route.nodeId() + " that owns this session is not in the cluster" : err.getMessage()));
+        .onFailure(err -> {
+          boolean gone = err instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS;
+          error(ctx, gone ? 404 : 502, gone ? nodeGone : err.getMessage());
+        });
   }
 
   /**

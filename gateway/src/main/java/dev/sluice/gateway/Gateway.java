@@ -82,6 +82,8 @@ public final class Gateway {
   private final Tasks tasks;
   /** Queries of stateless calls on this node, for query_cancel from any of its event loops. */
   private final NodeQueries nodeQueries = new NodeQueries();
+  /** Stateless calls in flight on this node, for the operator's console. */
+  private final dev.sluice.mcp.stateless.NodeCalls nodeCalls;
   private final int shards;
   private int port = -1;
 
@@ -92,6 +94,7 @@ public final class Gateway {
     this.ownsVertx = ownsVertx;
     this.nodeId = nodeId != null ? nodeId : HexFormat.of().formatHex(SecureRandom.getSeed(4));
     this.shards = Math.max(1, Runtime.getRuntime().availableProcessors());
+    this.nodeCalls = new dev.sluice.mcp.stateless.NodeCalls(vertx, this.nodeId);
     this.principals = new Principals(config);
     this.state = StateStores.create(vertx, config.state());
     this.snapshots = new SnapshotStore(state);
@@ -230,6 +233,7 @@ public final class Gateway {
             () -> new SessionShardVerticle(nodeId, shardIndex.getAndIncrement(), audit, features, metrics, settings),
             new DeploymentOptions().setInstances(shards)))
         .compose(v -> dev.sluice.console.ConsoleSources.register(vertx, connections))
+        .compose(v -> nodeCalls.start())
         .compose(v -> deployHttp());
   }
 
@@ -284,7 +288,7 @@ public final class Gateway {
   public StatelessHandler statelessHandler() {
     return new StatelessHandler(vertx, nodeId, features,
         new ToolInvocation(nodeId, audit, features, metrics, new ToolCallLog(config.server().slowCallMs())),
-        tasks, nodeQueries);
+        tasks, nodeQueries, nodeCalls);
   }
 
   /** /health: liveness plus each connection's status. */
@@ -381,7 +385,7 @@ public final class Gateway {
   /** Undeploys everything (SQLite workers are killed by their executor's stop). */
   public Future<Void> stop() {
     Future<Void> undeployed = Future.all(vertx.deploymentIDs().stream().map(vertx::undeploy).toList())
-        .<Void>mapEmpty().eventually(tasks::stop);
+        .<Void>mapEmpty().eventually(tasks::stop).eventually(nodeCalls::stop);
     return undeployed.eventually(() -> vertx.executeBlocking(() -> {
       // every call has ended: what the trail buffered is written and fsynced before we return
       audit.close();

@@ -143,11 +143,9 @@ final class McpDispatcher {
     return invocation.run(name, tool, args, call, session.id, session.clientInfo, meta).map(outcome -> {
       session.inFlight.remove(callId);
       callsChanged.run();
-      if (outcome.cancelled() && call.cancelledBy != null) {
+      if (outcome.cancelled() && call.cancelledBy() != null) {
         // the client did not ask for this: it is told, in band, instead of waiting for an answer
-        return JsonRpc.result(id, ToolInvocation.errorResult(new dev.sluice.sql.SqlError(
-            dev.sluice.sql.ErrorType.CANCELLED, "the gateway's operator (" + call.cancelledBy
-                + ") cancelled this call; a query it had started was cancelled at the database")));
+        return JsonRpc.result(id, call.operatorCancelledResult());
       }
       // a cancelled call sends no response
       return outcome.cancelled() ? null : JsonRpc.result(id, outcome.callResult(structured));

@@ -41,6 +41,8 @@ public abstract class RunningCall implements ToolContext {
   private String connectionId;
   private String sql;
   private long startedAt = System.currentTimeMillis();
+  /** Who stopped the call from the operator's console; null when it was not stopped there. */
+  private String cancelledBy;
 
   protected RunningCall(Vertx vertx, String callId, Object progressToken, String progressAddress,
       Map<String, RunningCall> loopQueries) {
@@ -179,6 +181,29 @@ public abstract class RunningCall implements ToolContext {
   }
 
   /** Stops the call: its queries are cancelled at the engine, its hooks run, its result is dropped. */
+  /** The operator's console stops the call: cancelled like any other, and the client told who did it. */
+  public void cancelByOperator(String operator) {
+    if (!cancelled) {
+      cancelledBy = operator;
+    }
+    cancel();
+  }
+
+  /** The operator who cancelled the call from the console, or null. */
+  public String cancelledBy() {
+    return cancelledBy;
+  }
+
+  /**
+   * What a client is told of a call the operator cancelled, in band, instead of waiting for an
+   * answer it did not ask to give up on.
+   */
+  public JsonObject operatorCancelledResult() {
+    return ToolInvocation.errorResult(new dev.sluice.sql.SqlError(dev.sluice.sql.ErrorType.CANCELLED,
+        "the gateway's operator (" + cancelledBy + ") cancelled this call; a query it had started was cancelled "
+            + "at the database"));
+  }
+
   public void cancel() {
     if (cancelled) {
       return;

@@ -78,8 +78,7 @@ final class ShardConsole {
               + " (it may have ended already)"));
       return;
     }
-    call.cancelledBy = b.getString("by");
-    call.cancel();
+    call.cancelByOperator(b.getString("by"));
     changed();
     msg.reply(new JsonObject().put("cancelled", true));
   }

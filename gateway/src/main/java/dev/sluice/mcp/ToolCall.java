@@ -14,8 +14,6 @@ final class ToolCall extends RunningCall {
 
   private final Session session;
   private final EventStream stream;
-  /** Who stopped the call from the operator's console; null when it was not stopped there. */
-  String cancelledBy;
 
   ToolCall(Vertx vertx, Session session, String callId, Object progressToken, EventStream stream,
       String progressAddress, Map<String, RunningCall> shardQueries) {

@@ -87,8 +87,8 @@ public final class ToolInvocation {
       Record r = new Record(name, tool, args, call, sessionId, clientInfo, nanos);
       if (call.cancelled()) {
         r.log("cancelled", "cancelled", null);
-        r.audit("cancelled", "cancelled", null, null, null, call instanceof ToolCall tc && tc.cancelledBy != null
-            ? "cancelled from the operator's console by " + tc.cancelledBy : null);
+        r.audit("cancelled", "cancelled", null, null, null, call.cancelledBy() != null
+            ? "cancelled from the operator's console by " + call.cancelledBy() : null);
         return Future.succeededFuture(new Outcome(null, null, true, false));
       }
       if (call.awaitingClient()) {

@@ -123,7 +123,7 @@ public final class Tasks {
       long heartbeat = vertx.setPeriodic(HEARTBEAT_MS, t -> beat(created.taskId(), call));
       outcome.onComplete(ar -> {
         vertx.cancelTimer(heartbeat);
-        finish(created, ar.succeeded() ? ar.result() : null, structured);
+        finish(created, ar.succeeded() ? ar.result() : null, structured, call.cancelledBy());
       });
       return created;
     }).onFailure(err -> running.remove(created.taskId()));
@@ -205,14 +205,16 @@ public final class Tasks {
     }, true).onFailure(err -> LOG.warn("task {}: heartbeat not written: {}", taskId, err.toString()));
   }
 
-  private void finish(TaskRecord created, ToolInvocation.Outcome outcome, boolean structured) {
+  /** @param cancelledBy the operator who cancelled the call from the console, or null */
+  private void finish(TaskRecord created, ToolInvocation.Outcome outcome, boolean structured, String cancelledBy) {
     long now = System.currentTimeMillis();
     TaskRecord done;
     if (outcome == null) {
       done = created.with("failed", "the call failed inside the server", null,
           new JsonObject().put("code", -32603).put("message", "internal error"), now);
     } else if (outcome.cancelled()) {
-      done = created.with("cancelled", "cancelled by the client", null, null, now);
+      done = created.with("cancelled", cancelledBy == null ? "cancelled by the client"
+          : "cancelled from the operator's console by " + cancelledBy, null, null, now);
     } else {
       JsonObject result = outcome.callResult(structured);
       String message = outcome.error() != null ? outcome.error().type().wireName() + ": " + outcome.error().getMessage()

@@ -21,6 +21,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The console's admin API over real HTTP: every console route refuses a foreign Host (421), a
  * foreign Origin (403) and a non-operator token (403); the live view shows a session and its
- * running PostgreSQL query, and the API's cancel stops it at the engine (pg_stat_activity).
+ * running PostgreSQL query, and the API's cancel stops it at the engine (pg_stat_activity); so do
+ * a stateless (2026-07-28) call's.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConsoleApiTest {
@@ -188,6 +190,156 @@ class ConsoleApiTest {
         .put("sessionId", running.getString("sessionId")).put("callId", running.getString("callId")).encode()},
         host(), "Authorization: Bearer " + OPS);
     assertEquals(404, again.status, again.text);
+  }
+
+  /**
+   * A 2026-07-28 call has no session: it is listed as stateless, pushed over the console's SSE
+   * stream like the others, and the console's cancel stops its query at the engine; the client,
+   * still waiting on its request's stream, is told in band who cancelled it.
+   */
+  @Test
+  void aStatelessCallIsListedPushedAndCancelledAtTheEngine() throws Exception {
+    String marker = "console_stateless_" + Long.toHexString(System.nanoTime());
+    McpHttpClient agent = gw.client();
+    agent.token = AGENT;
+    JsonObject meta = new JsonObject().put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+        .put("io.modelcontextprotocol/clientInfo", new JsonObject().put("name", "console-stateless").put("version", "1"))
+        .put("io.modelcontextprotocol/clientCapabilities", new JsonObject());
+    JsonObject request = McpHttpClient.request(7, "tools/call", new JsonObject().put("name", "sql_execution")
+        .put("arguments", new JsonObject().put("connectionId", "pg").put("sql", "SELECT pg_sleep(30) AS " + marker))
+        .put("_meta", meta));
+    CompletableFuture<JsonObject> call = CompletableFuture.supplyAsync(() -> {
+      try {
+        HttpResponse<InputStream> res = agent.postStream(request, Map.of("MCP-Protocol-Version", "2026-07-28",
+            "Mcp-Method", "tools/call", "Mcp-Name", "sql_execution"));
+        if (res.headers().firstValue("Content-Type").orElse("").startsWith("application/json")) {
+          return new JsonObject(new String(res.body().readAllBytes(), StandardCharsets.UTF_8));
+        }
+        List<McpHttpClient.SseEvent> events = McpHttpClient.readEvents(res.body(), Integer.MAX_VALUE);
+        return events.get(events.size() - 1).message();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    // the console's own stream pushes it, as it does session calls
+    HttpResponse<InputStream> stream = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+        .newBuilder(base.resolve("/console/api/stream")).header("Authorization", "Bearer " + OPS)
+        .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+    JsonObject pushed;
+    try (InputStream in = stream.body()) {
+      pushed = CompletableFuture.supplyAsync(() -> {
+        try {
+          java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+          String event = null;
+          for (String line; (line = r.readLine()) != null; ) {
+            if (line.startsWith("event:")) {
+              event = line.substring(6).trim();
+            } else if (line.startsWith("data:") && "live".equals(event)) {
+              for (Object o : new JsonObject(line.substring(5).trim()).getJsonArray("calls")) {
+                if (String.valueOf(((JsonObject) o).getString("sql")).contains(marker)) {
+                  return (JsonObject) o;
+                }
+              }
+            }
+          }
+          throw new AssertionError("the console's stream ended before it showed the stateless call");
+        } catch (java.io.IOException e) {
+          throw new IllegalStateException(e);
+        }
+      }).get(15, TimeUnit.SECONDS);
+    }
+    assertEquals(true, pushed.getBoolean("stateless"), pushed.encode());
+
+    JsonObject running = awaitCall(marker);
+    JsonObject live = api("GET", "/console/api/live", null);
+    assertEquals(true, running.getBoolean("stateless"), running.encode());
+    assertTrue(running.containsKey("sessionId") && running.getValue("sessionId") == null, running.encode());
+    assertEquals("sql_execution", running.getString("tool"));
+    assertEquals("pg", running.getString("connectionId"));
+    assertEquals("agent", running.getString("principal"));
+    assertEquals(live.getString("node"), running.getString("node"), running.encode());
+    assertEquals("7", running.getString("callId"), "the client's own request id: " + running.encode());
+    assertTrue(running.getLong("elapsedMs") >= 0, running.encode());
+    assertTrue(running.getString("statelessId").endsWith("@" + live.getString("node")), running.encode());
+    assertTrue(live.getJsonArray("sessions").stream().map(JsonObject.class::cast)
+        .noneMatch(s -> "console-stateless".equals(s.getJsonObject("client").getString("name"))),
+        "a stateless call opens no session: " + live.encode());
+    long reached = System.currentTimeMillis() + 10_000;
+    while (engineRunning(marker) == 0 && System.currentTimeMillis() < reached) {
+      Thread.sleep(50);
+    }
+    assertEquals(1, engineRunning(marker), "pg_stat_activity shows the query before the cancel");
+
+    JsonObject cancelled = api("POST", "/console/api/cancel",
+        new JsonObject().put("statelessId", running.getString("statelessId")).encode());
+    assertEquals(true, cancelled.getBoolean("cancelled"), cancelled.encode());
+    JsonObject result = call.get(10, TimeUnit.SECONDS);
+    assertEquals(7, result.getInteger("id"), result.encode());
+    assertEquals("complete", result.getJsonObject("result").getString("resultType"), result.encode());
+    assertEquals(true, result.getJsonObject("result").getBoolean("isError"), result.encode());
+    assertTrue(result.encode().contains("the gateway's operator (ops) cancelled this call"), result.encode());
+    long deadline = System.currentTimeMillis() + 5_000;
+    while (engineRunning(marker) > 0 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(50);
+    }
+    assertEquals(0, engineRunning(marker), "the query ended at the engine");
+    awaitHistory("text=" + marker, r -> "cancelled".equals(r.getString("outcome"))
+        && "cancelled from the operator's console by ops".equals(r.getString("errorMessage")));
+    JsonObject after = api("GET", "/console/api/live", null);
+    assertTrue(after.getJsonArray("calls").stream().map(JsonObject.class::cast)
+        .noneMatch(c -> String.valueOf(c.getString("sql")).contains(marker)), after.encode());
+
+    String again = new JsonObject().put("statelessId", running.getString("statelessId")).encode();
+    assertEquals(404, send(new String[] {"POST", "/console/api/cancel", again}, host(),
+        "Authorization: Bearer " + OPS).status);
+    assertEquals(400, send(new String[] {"POST", "/console/api/cancel", "{\"statelessId\":\"no-node\"}"}, host(),
+        "Authorization: Bearer " + OPS).status);
+    Answer gone = send(new String[] {"POST", "/console/api/cancel", "{\"statelessId\":\"1@nowhere\"}"}, host(),
+        "Authorization: Bearer " + OPS);
+    assertEquals(404, gone.status, gone.text);
+    assertTrue(gone.text.contains("node nowhere that runs this call is not in the cluster"), gone.text);
+  }
+
+  /** A stateless call that became a task is still listed; the console's cancel ends the task as cancelled. */
+  @Test
+  void aStatelessCallThatBecameATaskIsCancelledFromTheConsole() throws Exception {
+    String marker = "console_task_" + Long.toHexString(System.nanoTime());
+    McpHttpClient agent = gw.client();
+    agent.token = AGENT;
+    JsonObject meta = new JsonObject().put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+        .put("io.modelcontextprotocol/clientCapabilities", new JsonObject().put("extensions",
+            new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject())));
+    Map<String, String> headers = Map.of("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call",
+        "Mcp-Name", "sql_execution");
+    // answered once the call outlives the inline window: a task, the call running on
+    McpHttpClient.Reply created = agent.post(McpHttpClient.request(8, "tools/call", new JsonObject()
+        .put("name", "sql_execution").put("arguments", new JsonObject().put("connectionId", "pg")
+            .put("sql", "SELECT pg_sleep(30) AS " + marker)).put("_meta", meta.copy())), headers);
+    String body = created.body();
+    JsonObject task = new JsonObject(body.contains("data:") ? body.substring(body.lastIndexOf("data:") + 5).trim() : body)
+        .getJsonObject("result");
+    assertEquals("task", task.getString("resultType"), task.encode());
+    JsonObject running = awaitCall(marker);
+    assertEquals(true, running.getBoolean("stateless"), running.encode());
+    assertEquals(1, engineRunning(marker), "pg_stat_activity shows the task's query before the cancel");
+
+    api("POST", "/console/api/cancel", new JsonObject().put("statelessId", running.getString("statelessId")).encode());
+    JsonObject get = McpHttpClient.request(9, "tasks/get", new JsonObject().put("taskId", task.getString("taskId"))
+        .put("_meta", meta.copy()));
+    JsonObject state = null;
+    for (long until = System.currentTimeMillis() + 5_000; System.currentTimeMillis() < until; Thread.sleep(100)) {
+      state = agent.post(get, Map.of("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tasks/get",
+          "Mcp-Name", task.getString("taskId"))).json().getJsonObject("result");
+      if ("cancelled".equals(state.getString("status"))) {
+        break;
+      }
+    }
+    assertEquals("cancelled", state.getString("status"), state.encode());
+    assertEquals("cancelled from the operator's console by ops", state.getString("statusMessage"), state.encode());
+    for (long until = System.currentTimeMillis() + 5_000; engineRunning(marker) > 0 && System.currentTimeMillis() < until; ) {
+      Thread.sleep(50);
+    }
+    assertEquals(0, engineRunning(marker), "the task's query ended at the engine");
   }
 
   @Test

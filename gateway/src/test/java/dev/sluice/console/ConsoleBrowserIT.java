@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * The operator's console in a real browser (Debian's Chromium through playwright-core,
  * console-browser.mjs): an agent connects with the TypeScript SDK, the page shows its session and
  * then its running pg_sleep, the operator cancels it with the keyboard, and PostgreSQL's
- * pg_stat_activity confirms the statement ended at the engine. Screenshots stay in
+ * pg_stat_activity confirms the statement ended at the engine; then the same for a 2026-07-28
+ * stateless call, whose row is marked as having no session. Screenshots stay in
  * gateway/target/console-screenshots.
  */
 class ConsoleBrowserIT {
@@ -49,6 +50,7 @@ class ConsoleBrowserIT {
         new PrincipalConfig("ops", List.of(Tokens.sha256Hex(ops)), List.of(), null, null, List.of(), true),
         new PrincipalConfig("agent", List.of(Tokens.sha256Hex(agent)), List.of())));
     String marker = "console_browser_" + Long.toHexString(System.nanoTime());
+    String statelessMarker = "console_stateless_" + Long.toHexString(System.nanoTime());
     Path shots = NodeClients.projectRoot().resolve("gateway/target/console-screenshots");
     Vertx vertx = Vertx.vertx();
     Pool admin = PgBuilder.pool().connectingTo(TestDatabases.pgUrl(TestDatabases.PG_DATABASE)).using(vertx).build();
@@ -58,22 +60,28 @@ class ConsoleBrowserIT {
       CompletableFuture<NodeClients.Run> browser = CompletableFuture.supplyAsync(() -> {
         try {
           return NodeClients.run(180, "console-browser.mjs", base, agent, ops, "pg",
-              "SELECT pg_sleep(" + SLEEP_SECONDS + ") AS " + marker, marker, shots.toString());
+              "SELECT pg_sleep(" + SLEEP_SECONDS + ") AS " + marker, marker, shots.toString(),
+              "SELECT pg_sleep(" + SLEEP_SECONDS + ") AS " + statelessMarker, statelessMarker);
         } catch (Exception e) {
           throw new IllegalStateException(e);
         }
       });
       // watch the engine while the page works: the statement must be seen running, then gone
       AtomicInteger seenRunning = new AtomicInteger();
+      AtomicInteger statelessSeenRunning = new AtomicInteger();
       Files.createDirectories(shots);
       while (!browser.isDone()) {
         if (seenRunning.accumulateAndGet(running(admin, marker), Math::max) == 1) {
           // the page may cancel now: the statement is at the engine
           Files.writeString(shots.resolve(marker + ".running"), "");
         }
+        if (statelessSeenRunning.accumulateAndGet(running(admin, statelessMarker), Math::max) == 1) {
+          Files.writeString(shots.resolve(statelessMarker + ".running"), "");
+        }
         Thread.sleep(50);
       }
       Files.deleteIfExists(shots.resolve(marker + ".running"));
+      Files.deleteIfExists(shots.resolve(statelessMarker + ".running"));
       NodeClients.Run r = browser.get();
       assertEquals(0, r.exit(), r.output());
       JsonObject summary = new JsonObject(r.output().substring(r.output().indexOf('{'), r.output().lastIndexOf('}') + 1));
@@ -88,6 +96,15 @@ class ConsoleBrowserIT {
       assertEquals(true, result.getBoolean("isError"), result.encode());
       assertTrue(result.encode().contains("cancelled: the gateway's operator (ops) cancelled this call"),
           result.encode());
+      // the stateless call: listed as such, cancelled at the engine, its request answered in band
+      assertEquals(1, statelessSeenRunning.get(), "pg_stat_activity showed the stateless call's statement");
+      assertEquals(0, running(admin, statelessMarker), "the stateless call's statement ended at the engine");
+      assertTrue(summary.getString("statelessSeen").contains("stateless, no session"), summary.encode());
+      assertTrue(summary.getLong("statelessElapsedMs") < SLEEP_SECONDS * 1000L / 2, summary.encode());
+      JsonObject statelessResult = summary.getJsonObject("statelessResult").getJsonObject("result");
+      assertEquals(true, statelessResult.getBoolean("isError"), summary.encode());
+      assertTrue(statelessResult.encode().contains("the gateway's operator (ops) cancelled this call"),
+          summary.encode());
       assertTrue(summary.getString("charts").startsWith("peak "), summary.encode());
       assertTrue(summary.getInteger("chartedCalls") >= 1, "the chart counts the cancelled call: " + summary.encode());
       assertTrue(summary.getJsonObject("a11y").getJsonArray("unlabelled").isEmpty(), summary.encode());

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two nodes on the clustered bus (Hazelcast, TCP-IP members on 127.0.0.1): the console of one node
- * lists the other node's session and running query, and its cancel stops that query at the engine.
+ * lists the other node's session and running query, and its cancel stops that query at the engine;
+ * the same for a stateless (2026-07-28) call, which the node running it reports itself.
  */
 class ConsoleClusterTest {
 
@@ -111,6 +112,42 @@ class ConsoleClusterTest {
         Thread.sleep(50);
       }
       assertEquals(0, running(admin, marker), "the statement ended at the engine");
+
+      // a stateless (2026-07-28) call has no session shard: node 0 reports it itself
+      String stateless = "console_cluster_stateless_" + Long.toHexString(System.nanoTime());
+      CompletableFuture<JsonObject> statelessCall = CompletableFuture.supplyAsync(() -> {
+        try {
+          return statelessSleep(nodes.get(0).url(), stateless);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      JsonObject listed = null;
+      long listedBy = System.currentTimeMillis() + 15_000;
+      while (listed == null && System.currentTimeMillis() < listedBy) {
+        live = get(console + "/console/api/live");
+        for (Object o : live.getJsonArray("calls")) {
+          if (String.valueOf(((JsonObject) o).getString("sql")).contains(stateless) && running(admin, stateless) == 1) {
+            listed = (JsonObject) o;
+          }
+        }
+        Thread.sleep(100);
+      }
+      assertTrue(listed != null, "node 1's console lists node 0's stateless call: " + live);
+      assertEquals(true, listed.getBoolean("stateless"), listed.encode());
+      assertEquals(nodes.get(0).nodeId(), listed.getString("node"), listed.encode());
+      HttpResponse<String> cancelStateless = HTTP.send(HttpRequest.newBuilder(URI.create(console + "/console/api/cancel"))
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("statelessId", listed.getString("statelessId"))
+              .encode())).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, cancelStateless.statusCode(), cancelStateless.body());
+      JsonObject statelessResult = statelessCall.get(10, TimeUnit.SECONDS).getJsonObject("result");
+      assertEquals(true, statelessResult.getBoolean("isError"), statelessResult.encode());
+      long ended = System.currentTimeMillis() + 5_000;
+      while (running(admin, stateless) > 0 && System.currentTimeMillis() < ended) {
+        Thread.sleep(50);
+      }
+      assertEquals(0, running(admin, stateless), "the stateless call's statement ended at the engine");
     } finally {
       for (Gateway g : nodes) {
         g.stop().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -118,6 +155,22 @@ class ConsoleClusterTest {
       admin.close().await(10, TimeUnit.SECONDS);
       vertx.close().await(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** A 2026-07-28 tools/call running pg_sleep(30), answered as JSON (no Accept header: no stream). */
+  private static JsonObject statelessSleep(String url, String marker) throws Exception {
+    JsonObject meta = new JsonObject().put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+        .put("io.modelcontextprotocol/clientInfo", new JsonObject().put("name", "cluster-stateless").put("version", "1"))
+        .put("io.modelcontextprotocol/clientCapabilities", new JsonObject());
+    JsonObject request = McpHttpClient.request(1, "tools/call", new JsonObject().put("name", "sql_execution")
+        .put("arguments", new JsonObject().put("connectionId", "pg").put("sql", "SELECT pg_sleep(30) AS " + marker))
+        .put("_meta", meta));
+    java.util.Map<String, String> headers = new java.util.HashMap<>(java.util.Map.of("MCP-Protocol-Version",
+        "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "sql_execution"));
+    headers.put("Accept", null);
+    McpHttpClient.Reply r = new McpHttpClient(url).post(request, headers);
+    assertEquals(200, r.status(), r.body());
+    return r.json();
   }
 
   private static JsonObject get(String url) throws Exception {

@@ -63,6 +63,7 @@ public final class StatelessHandler {
   private final ToolInvocation invocation;
   private final Tasks tasks;
   private final NodeQueries nodeQueries;
+  private final NodeCalls nodeCalls;
   private final String progressAddress = "sluice.mcp.stateless." + UUID.randomUUID() + ".progress";
   /** Executor queryId → the call of this loop that started it. */
   private final Map<String, RunningCall> loopQueries = new HashMap<>();
@@ -74,13 +75,14 @@ public final class StatelessHandler {
   private record Listen(Object id, Promise<JsonObject> end) {}
 
   public StatelessHandler(Vertx vertx, String nodeId, McpFeatures features, ToolInvocation invocation, Tasks tasks,
-      NodeQueries nodeQueries) {
+      NodeQueries nodeQueries, NodeCalls nodeCalls) {
     this.vertx = vertx;
     this.nodeId = nodeId;
     this.features = features;
     this.invocation = invocation;
     this.tasks = tasks;
     this.nodeQueries = nodeQueries;
+    this.nodeCalls = nodeCalls;
   }
 
   /** Call on the event loop that will use this handler. */
@@ -203,8 +205,12 @@ public final class StatelessHandler {
     StatelessCall call = new StatelessCall(vertx, String.valueOf(id), env, principal, progressAddress, loopQueries,
         nodeQueries, (JsonObject) rawInput, notify);
     inFlight.add(call);
+    String consoleId = nodeCalls.started(call);
     Future<ToolInvocation.Outcome> outcome = invocation.run(name, tool, args, call, null, env.clientInfo(), params.getJsonObject("_meta"))
-        .onComplete(ar -> inFlight.remove(call));
+        .onComplete(ar -> {
+          inFlight.remove(call);
+          nodeCalls.ended(consoleId);
+        });
     if (!env.hasExtension(Envelope.TASKS_EXTENSION) || !Tasks.taskable(name)) {
       return new Pending(outcome.map(o -> answer(id, o, call)), call::cancel);
     }
@@ -258,7 +264,8 @@ public final class StatelessHandler {
 
   private JsonObject answer(Object id, ToolInvocation.Outcome o, StatelessCall call) {
     if (o.cancelled()) {
-      return null;
+      // the client cancelled (closed the stream): nobody listens; the operator did: the client is told
+      return call.cancelledBy() == null ? null : complete(id, call.operatorCancelledResult());
     }
     if (o.awaitingClient()) {
       if (call.missingCapabilities() != null) {

@@ -248,8 +248,15 @@ class ClusterScriptIT {
     return c.getPath("/health", Map.of()).json().getString("nodeId");
   }
 
+  /** The run's status, or {@code error: <text>} for an error result (asserted on by the callers). */
   private static String status(McpHttpClient c, String runId) throws Exception {
-    return c.callTool("memory_ingest_status", new JsonObject().put("runId", runId)).getJsonObject("result")
-        .getJsonObject("structuredContent").getString("status");
+    JsonObject result = c.callTool("memory_ingest_status", new JsonObject().put("runId", runId))
+        .getJsonObject("result");
+    if (result.getBoolean("isError", false)) {
+      String text = result.getJsonArray("content").getJsonObject(0).getString("text");
+      System.out.println("memory_ingest_status " + runId + " answered an error: " + text);
+      return "error: " + text;
+    }
+    return result.getJsonObject("structuredContent").getString("status");
   }
 }

@@ -3,19 +3,13 @@ package dev.sluice.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sluice.config.AuditConfig;
-import dev.sluice.config.ConnectionConfig;
-import dev.sluice.config.ServerConfig;
 import dev.sluice.mcp.ProtocolRevision;
 import dev.sluice.observability.GatewayMetrics;
-import dev.sluice.sql.Driver;
 import dev.sluice.testing.McpHttpClient;
 import dev.sluice.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,14 +24,7 @@ class AuditMetersOverMcpTest {
   @Test
   void writtenRecordsOnMetricsEqualTheRecordsInTheAuditFiles() throws Exception {
     Path dir = Files.createTempDirectory("sluice-audit-meters");
-    Path db = dir.resolve("m.sqlite");
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
-      c.createStatement().execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
-    }
-    ConnectionConfig lite = new ConnectionConfig("db", Driver.SQLITE, null, db.toString(), null, null, null, 1, 8,
-        10_000, 100, 1_000);
-    try (TestGateway gw = TestGateway.start(TestGateway.config(ServerConfig.defaults().withToken(TOKEN),
-        List.of(lite), dir), null)) {
+    try (TestGateway gw = TestGateway.onSqliteTable(dir, TOKEN)) {
       McpHttpClient c = gw.session(TOKEN);
       c.callTool("connection_list", new JsonObject());
       for (int i = 0; i < 5; i++) {

@@ -1,7 +1,6 @@
 package dev.sluice.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConnectionConfig;
@@ -11,7 +10,6 @@ import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.NodeClients;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.testing.ToolTour;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,13 +100,8 @@ class SdkV2ClientIT {
   @Test
   void pinnedClientOverStdioSeesEverySuccessAndEveryErrorInBand() throws Exception {
     NodeClients.node();
-    Path jar = NodeClients.projectRoot().resolve("gateway/target/sluice.jar");
-    assertTrue(Files.exists(jar), "the fat jar is built before integration tests");
     ToolTour tour = ToolTour.prepare();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    JsonObject transport = new JsonObject().put("kind", "stdio").put("command", java)
-        .put("args", new JsonArray().add("-jar").add(jar.toString()).add("stdio").add("--config")
-            .add(tour.config.toString()));
+    JsonObject transport = tour.stdioTransport();
     JsonObject summary = tour.run("sdk2-client-tour.mjs", transport, tour.calls("stdio"));
     // stdio serves the default principal, which never writes: sql_write answers permission_denied there
     ToolTour.assertEveryToolSucceeded("TypeScript SDK 2.x pinned to 2026-07-28", summary, Set.of("sql_write"));

@@ -39,13 +39,8 @@ class ToolTourIT {
   @Test
   void typeScriptSdkOverStdioSeesEverySuccessAndEveryErrorInBand() throws Exception {
     NodeClients.node();
-    Path jar = NodeClients.projectRoot().resolve("gateway/target/sluice.jar");
-    assertTrue(Files.exists(jar), "the fat jar is built before integration tests");
     ToolTour tour = ToolTour.prepare();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    JsonObject transport = new JsonObject().put("kind", "stdio").put("command", java)
-        .put("args", new JsonArray().add("-jar").add(jar.toString()).add("stdio").add("--config")
-            .add(tour.config.toString()));
+    JsonObject transport = tour.stdioTransport();
     JsonObject summary = run(tour, transport, tour.calls("stdio"));
     // stdio serves the default principal, which never writes: sql_write answers permission_denied there
     assertEveryToolSucceeded(summary, Set.of("sql_write"));

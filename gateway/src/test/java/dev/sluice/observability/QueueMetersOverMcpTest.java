@@ -3,17 +3,11 @@ package dev.sluice.observability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.config.ConnectionConfig;
-import dev.sluice.config.ServerConfig;
-import dev.sluice.sql.Driver;
 import dev.sluice.testing.McpHttpClient;
 import dev.sluice.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,14 +21,7 @@ class QueueMetersOverMcpTest {
   @Test
   void resultsCarryQueuedMsAndMetricsCountWaitsPerPrincipal() throws Exception {
     Path dir = Files.createTempDirectory("sluice-queue-meters");
-    Path db = dir.resolve("q.sqlite");
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
-      c.createStatement().execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
-    }
-    ConnectionConfig lite = new ConnectionConfig("db", Driver.SQLITE, null, db.toString(), null, null, null, 1, 8,
-        10_000, 100, 1_000);
-    try (TestGateway gw = TestGateway.start(TestGateway.config(ServerConfig.defaults().withToken(TOKEN),
-        List.of(lite), dir), null)) {
+    try (TestGateway gw = TestGateway.onSqliteTable(dir, TOKEN)) {
       McpHttpClient c = gw.session(TOKEN);
       for (int i = 0; i < 3; i++) {
         // the client checks structuredContent against sql_execution's outputSchema (queuedMs: integer)

@@ -6,7 +6,10 @@ import dev.sluice.config.ServerConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.gateway.Gateway;
 import dev.sluice.mcp.McpFeatures;
+import dev.sluice.sql.Driver;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -24,6 +27,20 @@ public final class TestGateway implements AutoCloseable {
   public static SluiceConfig config(ServerConfig server, List<ConnectionConfig> connections, Path stateDir) {
     return new SluiceConfig(server.withPort(0), stateDir, connections, false)
         .withCatalog(CatalogConfig.defaults().withScanOnStart(false));
+  }
+
+  /**
+   * A gateway behind bearer token {@code token} whose one connection, "db", is a SQLite file in
+   * {@code stateDir} holding an empty table {@code t (id INTEGER PRIMARY KEY)}.
+   */
+  public static TestGateway onSqliteTable(Path stateDir, String token) throws Exception {
+    Path db = stateDir.resolve("db.sqlite");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+      c.createStatement().execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+    }
+    ConnectionConfig lite = new ConnectionConfig("db", Driver.SQLITE, null, db.toString(), null, null, null, 1, 8,
+        10_000, 100, 1_000);
+    return start(config(ServerConfig.defaults().withToken(token), List.of(lite), stateDir), null);
   }
 
   public static TestGateway start(SluiceConfig config, Consumer<McpFeatures> extra) throws Exception {

@@ -280,6 +280,15 @@ public final class ToolTour {
     }
   }
 
+  /** The stdio transport of a tour: the built fat jar run as {@code sluice stdio} on this tour's config. */
+  public JsonObject stdioTransport() {
+    Path jar = NodeClients.projectRoot().resolve("gateway/target/sluice.jar");
+    org.junit.jupiter.api.Assertions.assertTrue(Files.exists(jar), "the fat jar is built before integration tests");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return new JsonObject().put("kind", "stdio").put("command", java)
+        .put("args", new JsonArray().add("-jar").add(jar.toString()).add("stdio").add("--config").add(config.toString()));
+  }
+
   /**
    * Runs a tour script of loadtest/mcp-clients ({@code sdk-client-tour.mjs}, {@code sdk2-client-tour.mjs})
    * over {@code transport} and asserts every call was judged as expected.

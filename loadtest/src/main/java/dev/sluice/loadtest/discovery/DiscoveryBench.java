@@ -26,11 +26,12 @@ import org.HdrHistogram.Histogram;
 /**
  * discover_data as a benchmark (issue 20). Part one: retrieval quality on the frozen evaluation
  * sets, per lane and fused: recall@1, recall@5 and MRR. The tune set always; the held-out set only
- * with {@code --holdout}, reported apart. Part two: scale on a made-up catalog: embedding time and
+ * with {@code --holdout}, reported apart; the unseen set (written after the tuning, run once at the end) only
+ * with {@code --unseen}. Part two: scale on a made-up catalog: embedding time and
  * heap per 1,000 columns, and search latency p50/p99 (query embedding included, no query cache).
  *
  * <pre>
- * java -cp "$(loadtest_classpath)" dev.sluice.loadtest.discovery.DiscoveryBench [--holdout] [--tables 1000]
+ * java -cp "$(loadtest_classpath)" dev.sluice.loadtest.discovery.DiscoveryBench [--holdout] [--unseen] [--tables 1000]
  *     [--columns-per-table 10] [--queries 2000] [--no-scale] [--no-quality] [--misses] [--model minilm-l6-v2-q]
  * </pre>
  */
@@ -52,6 +53,7 @@ public final class DiscoveryBench {
   public static void main(String[] args) throws Exception {
     List<String> a = List.of(args);
     boolean holdout = a.contains("--holdout");
+    boolean unseen = a.contains("--unseen");
     boolean misses = a.contains("--misses");
     int tables = intArg(a, "--tables", 1000);
     int perTable = intArg(a, "--columns-per-table", 10);
@@ -69,6 +71,9 @@ public final class DiscoveryBench {
       }
       if (holdout) {
         report("holdout", quality("questions-holdout.tsv", model, dir), misses);
+      }
+      if (unseen) {
+        report("unseen", quality("questions-unseen.tsv", model, dir), misses);
       }
       if (!a.contains("--no-scale")) {
         scale(model, dir, tables, perTable, queries);

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -13,6 +14,12 @@ import java.util.Set;
  * {@code wiki:key}, {@code sl_measure:source.measure}, ...).
  */
 record EvalQuestion(String connection, String text, Set<String> answers) {
+
+  /**
+   * SQLite's default schema: discovery names a SQLite table without it ({@code students}), and an
+   * answer list may spell the same table {@code main.students}.
+   */
+  private static final String SQLITE_MAIN = "main.";
 
   static List<EvalQuestion> load(String file) {
     String path = "/discovery-eval/" + file;
@@ -26,7 +33,11 @@ record EvalQuestion(String connection, String text, Set<String> answers) {
           continue;
         }
         String[] f = line.split("\t");
-        out.add(new EvalQuestion(f[0], f[1], Set.of(f[2].split(","))));
+        Set<String> answers = new LinkedHashSet<>();
+        for (String ref : f[2].split(",")) {
+          answers.add(ref.startsWith(SQLITE_MAIN) ? ref.substring(SQLITE_MAIN.length()) : ref);
+        }
+        out.add(new EvalQuestion(f[0], f[1], Set.copyOf(answers)));
       }
       return out;
     } catch (IOException e) {

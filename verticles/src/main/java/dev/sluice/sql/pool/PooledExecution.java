@@ -125,11 +125,12 @@ public final class PooledExecution implements EngineConnection {
 
   /**
    * A plain read whose whole answer (maxRows and the one row that tells truncation) fits one fetch
-   * may run without a transaction, in one round trip, where the engine offers it.
+   * may run without a transaction, in one round trip, where the engine offers it. The default row
+   * cap (1,000) is one fetch: its 1,001st row only tells truncation.
    */
   private boolean oneTrip(Job job) {
     return job.mode() == SqlRequest.Mode.QUERY && job.params() == null && engine.cursorReadable(job.kind())
-        && job.maxRows() < ResultCollector.FETCH_SIZE;
+        && job.maxRows() <= ResultCollector.FETCH_SIZE;
   }
 
   private Future<JsonObject> read(EngineAdapter.Lease lease, Job job, ResultCollector collector) {

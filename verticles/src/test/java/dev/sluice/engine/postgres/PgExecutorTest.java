@@ -146,14 +146,21 @@ class PgExecutorTest extends EngineExecutorContract {
       int truncated = relay.flights() - before;
       before = relay.flights();
       for (int i = 0; i < calls; i++) {
+        // the default row cap: sql_execution without maxRows
+        assertTrue(ok(q("trips", cut, ConnectionConfig.DEFAULT_MAX_ROWS)).getBoolean("truncated"));
+      }
+      int atDefaultCap = relay.flights() - before;
+      before = relay.flights();
+      for (int i = 0; i < calls; i++) {
         ok(q("trips", small, 5).put("timeoutMs", 4_000));
       }
       int ownDeadline = relay.flights() - before;
-      System.out.printf("[postgres] round trips per small read: %.2f whole, %.2f cut at maxRows,"
-          + " %.2f with a shorter deadline (transaction)%n", whole / (double) calls, truncated / (double) calls,
-          ownDeadline / (double) calls);
+      System.out.printf("[postgres] round trips per small read: %.2f whole, %.2f cut at maxRows, %.2f cut at the"
+          + " default cap, %.2f with a shorter deadline (transaction)%n", whole / (double) calls,
+          truncated / (double) calls, atDefaultCap / (double) calls, ownDeadline / (double) calls);
       assertEquals(calls, whole, "one round trip per small read");
       assertEquals(calls, truncated, "one round trip per read cut at maxRows");
+      assertEquals(calls, atDefaultCap, "one round trip per read cut at the default cap of 1,000 rows");
       assertTrue(ownDeadline >= 2 * calls, "a shorter deadline opens its transaction: " + ownDeadline);
     } finally {
       relay.stop();

@@ -299,9 +299,9 @@ public final class DiscoveryIndex {
   }
 
   /**
-   * The query words no lexical field knows (typos, fragments): the fuzzy lane searches only these,
-   * so it rescues "custmer" without letting every shared trigram of a well-spelled question pull
-   * unrelated names up the fused ranking.
+   * The query words no lexical field knows and that are not English words ({@link KnownWords}):
+   * the typo lane searches only these, so it rescues "custmer" without letting the shared letters
+   * of a well-spelled question ("clients", "courier") pull unrelated names up the fused ranking.
    */
   private String unknownWords(String text) throws UncheckedIOException {
     StringBuilder out = new StringBuilder();
@@ -318,7 +318,8 @@ public final class DiscoveryIndex {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      if (!known) {
+      // an English word is not a misspelling, even when the catalog does not use it
+      if (!known && !KnownWords.contains(word)) {
         out.append(word).append(' ');
       }
     }
@@ -345,10 +346,11 @@ public final class DiscoveryIndex {
   private static Query fuzzy(String words) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     for (String word : words.split(" ")) {
-      if (word.length() < 3) {
+      if (word.length() < 4) {
         continue;
       }
-      int edits = word.length() >= 5 ? 2 : 1;
+      // edits small for the length: two make another word of a short one ("teams", "term")
+      int edits = word.length() >= 8 ? 2 : 1;
       for (String term : Analyzers.terms(Analyzers.LEXICAL, "name", word)) {
         b.add(new FuzzyQuery(new Term("name", term), edits), Occur.SHOULD);
       }

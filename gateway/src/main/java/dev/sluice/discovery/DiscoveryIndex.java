@@ -222,16 +222,22 @@ public final class DiscoveryIndex {
     Query filter = filter(connections, kinds);
     try {
       Rrf rrf = new Rrf();
+      DenseLane.Ranking meaning = null;
+      if (lanes.contains(Lane.DENSE) && dense != null && !text.isBlank()) {
+        float[] q = queries.query(text);
+        meaning = dense.rank(q, ord -> allowed(entries.get(ord), connections, kinds), LANE_DEPTH);
+      }
       if (lanes.contains(Lane.LEXICAL)) {
-        rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds));
+        // where the model runs, the lanes make one table-or-column decision: the dense lane's
+        rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds,
+            meaning == null ? Set.of() : meaning.columnsOverTables()));
       }
       if (lanes.contains(Lane.TYPO)) {
         // a misspelt name points at that one column: no table is lifted above it
         rrf.add(Lane.TYPO, lane(fuzzy(unknownWords(text)), filter));
       }
-      if (lanes.contains(Lane.DENSE) && dense != null && !text.isBlank()) {
-        float[] q = queries.query(text);
-        rrf.add(Lane.DENSE, dense.rank(q, ord -> allowed(entries.get(ord), connections, kinds), LANE_DEPTH));
+      if (meaning != null) {
+        rrf.add(Lane.DENSE, meaning.ords());
       }
       Set<String> queryTerms = new HashSet<>(lexicalTerms);
       return rrf.top(limit).stream()
@@ -245,14 +251,34 @@ public final class DiscoveryIndex {
   /**
    * A lexical ranking where a table comes right before its first-ranked column when it was not
    * ranked above it already: the same rule the dense lane applies by score, so that the lanes
-   * agree on tables.
+   * agree on tables. Except for {@code columnsOverTables} (the dense lane found the query names
+   * that column rather than its table): such a column goes right before its table, or its table
+   * right after it.
    */
-  private List<Integer> tablesFirst(List<Integer> ranked, Collection<String> connections, Set<String> kinds) {
+  private List<Integer> tablesFirst(List<Integer> ranked, Collection<String> connections, Set<String> kinds,
+      Set<Integer> columnsOverTables) {
     List<Integer> out = new ArrayList<>(ranked.size() + 8);
     Set<Integer> seen = new HashSet<>();
     for (int ord : ranked) {
       int p = parents[ord];
-      if (p >= 0 && !seen.contains(p) && allowed(entries.get(p), connections, kinds)) {
+      boolean tableAllowed = p >= 0 && !seen.contains(p) && allowed(entries.get(p), connections, kinds);
+      if (columnsOverTables.contains(ord)) {
+        if (!seen.add(ord)) {
+          continue;
+        }
+        int at = out.indexOf(p);
+        if (at >= 0) {
+          out.add(at, ord);
+        } else {
+          out.add(ord);
+          if (tableAllowed) {
+            out.add(p);
+            seen.add(p);
+          }
+        }
+        continue;
+      }
+      if (tableAllowed) {
         out.add(p);
         seen.add(p);
       }

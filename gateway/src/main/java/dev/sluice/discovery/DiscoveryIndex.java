@@ -59,6 +59,12 @@ public final class DiscoveryIndex {
    * matched on a common word only, and in RRF every ranked entry counts.
    */
   static final double LEXICAL_FLOOR = 0.3;
+  /**
+   * With the dense lane running, the lexical lane takes part only when at least this share of the
+   * query's distinct terms occurs somewhere in the index. Swept 0.3 to 0.9 on the 96 frozen
+   * questions: 0.5 and 0.6 rank best (docs/performance.md).
+   */
+  static final double MIN_KNOWN_SHARE = 0.5;
   /** Sample values indexed per column; more would let one wide column match everything. */
   static final int SAMPLES_INDEXED = 50;
   /** Longest query text worked on; the rest of a longer one is ignored. */
@@ -227,7 +233,9 @@ public final class DiscoveryIndex {
         float[] q = queries.query(text);
         meaning = dense.rank(q, ord -> allowed(entries.get(ord), connections, kinds), LANE_DEPTH);
       }
-      if (lanes.contains(Lane.LEXICAL)) {
+      // with the dense lane there, a question most of whose words the catalog never uses is left
+      // to it: the lexical lane would rank on the one common word it knows ("patients")
+      if (lanes.contains(Lane.LEXICAL) && (meaning == null || knownShare(lexicalTerms) >= MIN_KNOWN_SHARE)) {
         // where the model runs, the lanes make one table-or-column decision: the dense lane's
         rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds,
             meaning == null ? Set.of() : meaning.columnsOverTables()));
@@ -350,6 +358,28 @@ public final class DiscoveryIndex {
       }
     }
     return out.toString().trim();
+  }
+
+  /** The share of {@code terms} (distinct) that some lexical field of some entry contains. */
+  private double knownShare(List<String> terms) {
+    Set<String> distinct = new LinkedHashSet<>(terms);
+    if (distinct.isEmpty()) {
+      return 0;
+    }
+    int known = 0;
+    try {
+      for (String t : distinct) {
+        for (String field : LEXICAL_FIELDS.keySet()) {
+          if (searcher.getIndexReader().docFreq(new Term(field, t)) > 0) {
+            known++;
+            break;
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return known / (double) distinct.size();
   }
 
   private static Query lexical(List<String> terms) {

@@ -259,42 +259,44 @@ public final class DiscoveryIndex {
   /**
    * A lexical ranking where a table comes right before its first-ranked column when it was not
    * ranked above it already: the same rule the dense lane applies by score, so that the lanes
-   * agree on tables. Except for {@code columnsOverTables} (the dense lane found the query names
-   * that column rather than its table): such a column goes right before its table, or its table
-   * right after it.
+   * agree on tables. Where the dense lane found that the query names one column of a table
+   * ({@code columnsOverTables}), the lanes make that one decision: the lexical lane's vote for the
+   * table goes to that column first, the table right after it, whether or not the lexical lane
+   * ranked the column itself.
    */
   private List<Integer> tablesFirst(List<Integer> ranked, Collection<String> connections, Set<String> kinds,
       Set<Integer> columnsOverTables) {
+    Map<Integer, Integer> named = new java.util.HashMap<>();
+    for (int c : columnsOverTables) {
+      if (allowed(entries.get(c), connections, kinds)) {
+        named.put(parents[c], c);
+      }
+    }
     List<Integer> out = new ArrayList<>(ranked.size() + 8);
     Set<Integer> seen = new HashSet<>();
     for (int ord : ranked) {
       int p = parents[ord];
-      boolean tableAllowed = p >= 0 && !seen.contains(p) && allowed(entries.get(p), connections, kinds);
-      if (columnsOverTables.contains(ord)) {
-        if (!seen.add(ord)) {
-          continue;
-        }
-        int at = out.indexOf(p);
-        if (at >= 0) {
-          out.add(at, ord);
-        } else {
-          out.add(ord);
-          if (tableAllowed) {
-            out.add(p);
-            seen.add(p);
-          }
-        }
-        continue;
-      }
-      if (tableAllowed) {
-        out.add(p);
-        seen.add(p);
+      if (p >= 0 && !seen.contains(p) && allowed(entries.get(p), connections, kinds)) {
+        addTable(p, named, out, seen);
+      } else if (p < 0 && named.containsKey(ord) && !seen.contains(ord)) {
+        addTable(ord, named, out, seen);
       }
       if (seen.add(ord)) {
         out.add(ord);
       }
     }
     return out.subList(0, Math.min(out.size(), LANE_DEPTH));
+  }
+
+  /** A table, preceded by the column of it the query names, if any. */
+  private static void addTable(int table, Map<Integer, Integer> named, List<Integer> out, Set<Integer> seen) {
+    Integer column = named.get(table);
+    if (column != null && seen.add(column)) {
+      out.add(column);
+    }
+    if (seen.add(table)) {
+      out.add(table);
+    }
   }
 
   /** For each column entry the ordinal of its table's entry; -1 for the other kinds. */

@@ -48,6 +48,11 @@ final class TextSummary {
           r.getJsonObject("gateway").getJsonObject("whileHeld").getValue("sseStreamsOpen", "?"),
           mb(r.getJsonObject("gateway").getJsonObject("after").getDouble("heapBytes")),
           mb(r.getJsonObject("gateway").getDouble("peakHeapBytes"))));
+      JsonObject ping = r.getJsonObject("ping");
+      if (ping != null) {
+        b.append(String.format(Locale.ROOT, "ping while held (%s/s): %s\nping during ramp-up: %s%n",
+            ping.getValue("rateHz"), pingPhase(ping.getJsonObject("held")), pingPhase(ping.getJsonObject("rampUp"))));
+      }
       return;
     }
     JsonObject lat = r.getJsonObject("latencyMs");
@@ -87,6 +92,13 @@ final class TextSummary {
             t.getValue("eventLoops"), t.getValue("jit"), t.getValue("gc"), t.getValue("other")));
       }
     }
+  }
+
+  private static String pingPhase(JsonObject p) {
+    JsonObject l = p.getJsonObject("latencyMs");
+    return String.format(Locale.ROOT, "%d pings, p50 %s ms p99 %s ms max %s ms, %d errors%s", l.getLong("count", 0L),
+        ms(l, "p50"), ms(l, "p99"), ms(l, "max"), p.getLong("errors"),
+        p.getLong("errors") > 0 ? " " + p.getJsonObject("errorsByLabel").encode() : "");
   }
 
   private static String streamPart(JsonObject sess) {

@@ -1,0 +1,151 @@
+package dev.sluice.loadtest;
+
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One more MCP session that sends {@code ping} at a steady rate while the idle sessions ramp up and
+ * are held: the responsiveness the idle acceptance asks for ("ping p99 <= 20 ms"). It runs on a
+ * Vert.x instance of its own, so the generator's event loops, busy opening thousands of sessions,
+ * do not delay its timer or its responses and the figure is the gateway's. Pings are sent on the
+ * clock, not after the previous answer, so a stalled gateway shows up as latency rather than as
+ * fewer samples; at most {@link #MAX_IN_FLIGHT} wait at once, the rest count as errors.
+ */
+final class PingProbe implements AutoCloseable {
+
+  static final int MAX_IN_FLIGHT = 64;
+  private static final long TIMEOUT_MS = 5_000;
+
+  private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1)
+      .setBlockedThreadCheckInterval(10_000));
+  private final HttpClientAgent http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
+      .setConnectTimeout(10_000), new PoolOptions().setHttp1MaxSize(MAX_IN_FLIGHT));
+  private final double rateHz;
+  private final long rampEndNanos;
+  private final long holdEndNanos;
+  private final Histogram ramp = new Histogram(Stats.HIGHEST_MICROS, 3);
+  private final Histogram held = new Histogram(Stats.HIGHEST_MICROS, 3);
+  private final Map<String, AtomicLong> rampErrors = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> heldErrors = new ConcurrentHashMap<>();
+  private final AtomicLong inFlight = new AtomicLong();
+  private McpSession session;
+
+  /** Pings at {@code rateHz}; the phase of a ping is where its send time falls (System.nanoTime). */
+  PingProbe(double rateHz, long rampEndNanos, long holdEndNanos) {
+    this.rateHz = rateHz;
+    this.rampEndNanos = rampEndNanos;
+    this.holdEndNanos = holdEndNanos;
+  }
+
+  /** Opens the probe's session (blocking the caller, never an event loop) and starts pinging. */
+  void start(String url, String token) throws Exception {
+    session = new McpSession(vertx, http, url, token, TIMEOUT_MS);
+    // a session is used from one event loop: opened there, pinged from there
+    Promise<Void> opened = Promise.promise();
+    vertx.runOnContext(v -> session.open().onComplete(opened));
+    opened.future().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    long periodNanos = Math.round(1e9 / rateHz);
+    vertx.runOnContext(v -> tick(System.nanoTime(), periodNanos));
+  }
+
+  private void tick(long due, long periodNanos) {
+    long now = System.nanoTime();
+    if (now >= holdEndNanos) {
+      return;
+    }
+    send(now);
+    // next ping on the fixed schedule, so one late timer does not shift all later pings
+    long next = due + periodNanos;
+    vertx.setTimer(Math.max(1, (next - System.nanoTime()) / 1_000_000), t -> tick(next, periodNanos));
+  }
+
+  private void send(long start) {
+    boolean inRamp = start < rampEndNanos;
+    if (inFlight.incrementAndGet() > MAX_IN_FLIGHT) {
+      inFlight.decrementAndGet();
+      count(inRamp, "too_many_in_flight");
+      return;
+    }
+    long[] timer = {0};
+    boolean[] settled = {false};
+    timer[0] = vertx.setTimer(TIMEOUT_MS, t -> {
+      if (!settled[0]) {
+        settled[0] = true;
+        inFlight.decrementAndGet();
+        count(inRamp, "timeout");
+      }
+    });
+    session.ping().onComplete(ar -> {
+      if (settled[0]) {
+        return;
+      }
+      settled[0] = true;
+      vertx.cancelTimer(timer[0]);
+      inFlight.decrementAndGet();
+      if (ar.succeeded()) {
+        Histogram h = inRamp ? ramp : held;
+        synchronized (h) {
+          h.recordValue(Math.min(Stats.HIGHEST_MICROS, Math.max(1, (System.nanoTime() - start) / 1000)));
+        }
+      } else {
+        String m = ar.cause().getMessage();
+        count(inRamp, m != null && m.startsWith("ping_") ? m : "io_" + ar.cause().getClass().getSimpleName());
+      }
+    });
+  }
+
+  private void count(boolean inRamp, String label) {
+    (inRamp ? rampErrors : heldErrors).computeIfAbsent(label, k -> new AtomicLong()).incrementAndGet();
+  }
+
+  /** Errors while the sessions were held (the acceptance phase). */
+  long heldErrorCount() {
+    return heldErrors.values().stream().mapToLong(AtomicLong::get).sum();
+  }
+
+  /** Errors per label, prefixed by phase, for the run's unexpected-error counts. */
+  Map<String, Long> errorsByLabel() {
+    Map<String, Long> m = new TreeMap<>();
+    rampErrors.forEach((k, v) -> m.put("ping:ramp:" + k, v.get()));
+    heldErrors.forEach((k, v) -> m.put("ping:held:" + k, v.get()));
+    return m;
+  }
+
+  /** Rate, and latency (ms) and errors per phase: "held" is the figure the acceptance is about. */
+  JsonObject toJson() {
+    return new JsonObject().put("rateHz", rateHz)
+        .put("held", phase(held, heldErrors)).put("rampUp", phase(ramp, rampErrors));
+  }
+
+  private static JsonObject phase(Histogram h, Map<String, AtomicLong> errors) {
+    JsonObject e = new JsonObject();
+    new TreeMap<>(errors).forEach((k, v) -> e.put(k, v.get()));
+    return new JsonObject().put("latencyMs", Stats.percentiles(h))
+        .put("errors", errors.values().stream().mapToLong(AtomicLong::get).sum()).put("errorsByLabel", e);
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (session != null) {
+      Promise<Void> closed = Promise.promise();
+      vertx.runOnContext(v -> session.close().onComplete(closed));
+      try {
+        closed.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        // the gateway expires the session on its own; closing the client matters more
+      }
+    }
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+}

@@ -28,6 +28,7 @@ public final class IdleRun {
       long holdUntil = origin + Math.round((o.rampUpSeconds + o.durationSeconds) * 1e9);
       Stats stats = new Stats(origin);
       AtomicLong stillOpen = new AtomicLong();
+      AtomicLong settled = new AtomicLong();
       int n = o.agents;
       // sampled just before the hold ends, while every session and stream is still open
       JsonObject[] held = {new JsonObject()};
@@ -41,7 +42,7 @@ public final class IdleRun {
       }, "idle-held-sampler");
       heldSampler.setDaemon(true);
       heldSampler.start();
-      PingProbe ping = o.pingRate > 0 ? new PingProbe(o.pingRate, origin + rampMs * 1_000_000, holdUntil) : null;
+      PingProbe ping = o.pingRate > 0 ? new PingProbe(o.pingRate, origin, holdUntil) : null;
       try {
         if (ping != null) {
           ping.start(o.url, o.token);
@@ -55,6 +56,9 @@ public final class IdleRun {
               long streamStart = System.nanoTime();
               return session.openStream().onSuccess(x -> stats.streamOpened(System.nanoTime() - streamStart));
             }).onComplete(ar -> {
+              if (settled.incrementAndGet() == n && ping != null) {
+                ping.allSessionsSettled();
+              }
               if (ar.failed()) {
                 stats.sessionFailed(ar.cause().getMessage() == null ? "setup" : ar.cause().getMessage());
                 done.tryComplete();

@@ -6,6 +6,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,7 +17,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One more MCP session that sends {@code ping} at a steady rate while the idle sessions ramp up and
- * are held: the responsiveness the idle acceptance asks for ("ping p99 <= 20 ms"). It runs on a
+ * are held: the responsiveness the idle acceptance asks for ("ping p99 <= 20 ms"). A ping counts
+ * as "held" when every idle session had finished its set-up before it was sent (a slow ramp spills
+ * into the hold time, and pings answered while sessions still queue are not the idle figure), else
+ * as "ramp-up". A per-second count and maximum show when in the run the slow ones were. It runs on a
  * Vert.x instance of its own, so the generator's event loops, busy opening thousands of sessions,
  * do not delay its timer or its responses and the figure is the gateway's. Pings are sent on the
  * clock, not after the previous answer, so a stalled gateway shows up as latency rather than as
@@ -32,7 +36,10 @@ final class PingProbe implements AutoCloseable {
   private final HttpClientAgent http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
       .setConnectTimeout(10_000), new PoolOptions().setHttp1MaxSize(MAX_IN_FLIGHT));
   private final double rateHz;
-  private final long rampEndNanos;
+  private final long originNanos;
+  private volatile long heldFromNanos = Long.MAX_VALUE;
+  private final long[] secondMaxMicros;
+  private final int[] secondCount;
   private final long holdEndNanos;
   private final Histogram ramp = new Histogram(Stats.HIGHEST_MICROS, 3);
   private final Histogram held = new Histogram(Stats.HIGHEST_MICROS, 3);
@@ -41,11 +48,20 @@ final class PingProbe implements AutoCloseable {
   private final AtomicLong inFlight = new AtomicLong();
   private McpSession session;
 
-  /** Pings at {@code rateHz}; the phase of a ping is where its send time falls (System.nanoTime). */
-  PingProbe(double rateHz, long rampEndNanos, long holdEndNanos) {
+  /** Pings at {@code rateHz} from now until {@code holdEndNanos}; seconds count from {@code originNanos}. */
+  PingProbe(double rateHz, long originNanos, long holdEndNanos) {
     this.rateHz = rateHz;
-    this.rampEndNanos = rampEndNanos;
+    this.originNanos = originNanos;
     this.holdEndNanos = holdEndNanos;
+    // one slot per second of the run, capped: the run's length is bounded by its options anyway
+    int seconds = (int) Math.min(86_400, Math.max(1, (holdEndNanos - originNanos) / 1_000_000_000L + 2));
+    secondMaxMicros = new long[seconds];
+    secondCount = new int[seconds];
+  }
+
+  /** Every idle session has finished its set-up: pings sent from now on are the "held" figure. */
+  void allSessionsSettled() {
+    heldFromNanos = Math.min(heldFromNanos, System.nanoTime());
   }
 
   /** Opens the probe's session (blocking the caller, never an event loop) and starts pinging. */
@@ -71,7 +87,7 @@ final class PingProbe implements AutoCloseable {
   }
 
   private void send(long start) {
-    boolean inRamp = start < rampEndNanos;
+    boolean inRamp = start < heldFromNanos;
     if (inFlight.incrementAndGet() > MAX_IN_FLIGHT) {
       inFlight.decrementAndGet();
       count(inRamp, "too_many_in_flight");
@@ -94,10 +110,15 @@ final class PingProbe implements AutoCloseable {
       vertx.cancelTimer(timer[0]);
       inFlight.decrementAndGet();
       if (ar.succeeded()) {
+        long us = Math.min(Stats.HIGHEST_MICROS, Math.max(1, (System.nanoTime() - start) / 1000));
         Histogram h = inRamp ? ramp : held;
         synchronized (h) {
-          h.recordValue(Math.min(Stats.HIGHEST_MICROS, Math.max(1, (System.nanoTime() - start) / 1000)));
+          h.recordValue(us);
         }
+        // completions run on the probe's one event loop, so the per-second arrays need no lock
+        int sec = (int) Math.min(secondCount.length - 1, Math.max(0, (start - originNanos) / 1_000_000_000L));
+        secondCount[sec]++;
+        secondMaxMicros[sec] = Math.max(secondMaxMicros[sec], us);
       } else {
         String m = ar.cause().getMessage();
         count(inRamp, m != null && m.startsWith("ping_") ? m : "io_" + ar.cause().getClass().getSimpleName());
@@ -122,10 +143,19 @@ final class PingProbe implements AutoCloseable {
     return m;
   }
 
-  /** Rate, and latency (ms) and errors per phase: "held" is the figure the acceptance is about. */
+  /**
+   * Rate, the second the held phase began (null if it never did), latency (ms) and errors per
+   * phase ("held" is the acceptance figure), and per second of the run [answered pings, max ms].
+   */
   JsonObject toJson() {
+    JsonArray perSecond = new JsonArray();
+    for (int i = 0; i < secondCount.length; i++) {
+      perSecond.add(new JsonArray().add(secondCount[i]).add(secondMaxMicros[i] / 1000.0));
+    }
+    long from = heldFromNanos;
     return new JsonObject().put("rateHz", rateHz)
-        .put("held", phase(held, heldErrors)).put("rampUp", phase(ramp, rampErrors));
+        .put("heldFromSecond", from == Long.MAX_VALUE ? null : Math.round((from - originNanos) / 1e7) / 100.0)
+        .put("held", phase(held, heldErrors)).put("rampUp", phase(ramp, rampErrors)).put("perSecond", perSecond);
   }
 
   private static JsonObject phase(Histogram h, Map<String, AtomicLong> errors) {

@@ -50,8 +50,9 @@ final class TextSummary {
           mb(r.getJsonObject("gateway").getDouble("peakHeapBytes"))));
       JsonObject ping = r.getJsonObject("ping");
       if (ping != null) {
-        b.append(String.format(Locale.ROOT, "ping while held (%s/s): %s\nping during ramp-up: %s%n",
-            ping.getValue("rateHz"), pingPhase(ping.getJsonObject("held")), pingPhase(ping.getJsonObject("rampUp"))));
+        b.append(String.format(Locale.ROOT, "ping while held (%s/s, all sessions set up at %s s): %s%n"
+                + "ping during ramp-up: %s%n", ping.getValue("rateHz"), ping.getValue("heldFromSecond", "-"),
+            pingPhase(ping.getJsonObject("held")), pingPhase(ping.getJsonObject("rampUp"))));
       }
       return;
     }

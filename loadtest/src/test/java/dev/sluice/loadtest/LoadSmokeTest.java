@@ -82,7 +82,7 @@ class LoadSmokeTest {
         .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     try {
       LoadOptions o = LoadOptions.parse(new String[] {
-          "--url", gw.url(), "--idle", "--agents", "50", "--duration", "2s", "--ramp-up", "1s", "--ping-rate", "50",
+          "--url", gw.url(), "--idle", "--agents", "50", "--duration", "3s", "--ramp-up", "1s", "--ping-rate", "50",
           "--out", dir.resolve("out").toString()});
       Vertx client = Vertx.vertx();
       JsonObject run;
@@ -97,11 +97,12 @@ class LoadSmokeTest {
       assertEquals(0L, run.getLong("unexpectedErrorCount"), run.getJsonObject("unexpectedErrors").encode());
       assertEquals(50L, run.getLong("streamsOpenAtEnd"));
       JsonObject held = run.getJsonObject("ping").getJsonObject("held");
-      // 2 s at 50/s: about 100 pings, fewer only if the timer ran late
-      assertTrue(held.getJsonObject("latencyMs").getLong("count") >= 60, held.encode());
+      // held from about 1.5 s to 4 s at 50/s: over 100 pings on an idle machine; a slow ramp leaves fewer
+      assertTrue(held.getJsonObject("latencyMs").getLong("count") >= 25, held.encode());
       assertEquals(0L, held.getLong("errors"));
-      assertTrue(run.getJsonObject("ping").getJsonObject("rampUp").getJsonObject("latencyMs").getLong("count") >= 30);
-      assertTrue(text.contains("ping while held (50.0/s): "), text);
+      assertTrue(run.getJsonObject("ping").getJsonObject("rampUp").getJsonObject("latencyMs").getLong("count") >= 20);
+      assertTrue(text.contains("ping while held (50.0/s, all sessions set up at "), text);
+      assertTrue(run.getJsonObject("ping").getValue("heldFromSecond") != null, run.getJsonObject("ping").encode());
       assertTrue(HtmlReport.render(new JsonObject().put("title", "idle").put("startedAt", "now")
           .put("target", new JsonObject().put("url", gw.url()).put("connection", "demo").put("dialect", "sqlite"))
           .put("settings", new JsonObject().put("durationSeconds", 2.0).put("rampUpSeconds", 1.0)

@@ -20,7 +20,8 @@ import org.HdrHistogram.Histogram;
  * are held: the responsiveness the idle acceptance asks for ("ping p99 <= 20 ms"). A ping counts
  * as "held" when every idle session had finished its set-up before it was sent (a slow ramp spills
  * into the hold time, and pings answered while sessions still queue are not the idle figure), else
- * as "ramp-up". A per-second count and maximum show when in the run the slow ones were. It runs on a
+ * as "ramp-up". A per-second count and maximum, and the send times of pings over 20 ms, show
+ * when in the run the slow ones were. It runs on a
  * Vert.x instance of its own, so the generator's event loops, busy opening thousands of sessions,
  * do not delay its timer or its responses and the figure is the gateway's. Pings are sent on the
  * clock, not after the previous answer, so a stalled gateway shows up as latency rather than as
@@ -40,6 +41,10 @@ final class PingProbe implements AutoCloseable {
   private volatile long heldFromNanos = Long.MAX_VALUE;
   private final long[] secondMaxMicros;
   private final int[] secondCount;
+  /** Held pings slower than the acceptance's 20 ms: [wall-clock ms when sent, latency ms], the first 200. */
+  private final JsonArray slow = new JsonArray();
+  static final int MAX_SLOW_LISTED = 200;
+  static final long SLOW_MICROS = 20_000;
   private final long holdEndNanos;
   private final Histogram ramp = new Histogram(Stats.HIGHEST_MICROS, 3);
   private final Histogram held = new Histogram(Stats.HIGHEST_MICROS, 3);
@@ -119,6 +124,10 @@ final class PingProbe implements AutoCloseable {
         int sec = (int) Math.min(secondCount.length - 1, Math.max(0, (start - originNanos) / 1_000_000_000L));
         secondCount[sec]++;
         secondMaxMicros[sec] = Math.max(secondMaxMicros[sec], us);
+        if (!inRamp && us > SLOW_MICROS && slow.size() < MAX_SLOW_LISTED) {
+          // wall-clock, to line up with the gateway's GC log (-Xlog:gc:file=...:time)
+          slow.add(new JsonArray().add(System.currentTimeMillis() - us / 1000).add(us / 1000.0));
+        }
       } else {
         String m = ar.cause().getMessage();
         count(inRamp, m != null && m.startsWith("ping_") ? m : "io_" + ar.cause().getClass().getSimpleName());
@@ -155,7 +164,8 @@ final class PingProbe implements AutoCloseable {
     long from = heldFromNanos;
     return new JsonObject().put("rateHz", rateHz)
         .put("heldFromSecond", from == Long.MAX_VALUE ? null : Math.round((from - originNanos) / 1e7) / 100.0)
-        .put("held", phase(held, heldErrors)).put("rampUp", phase(ramp, rampErrors)).put("perSecond", perSecond);
+        .put("held", phase(held, heldErrors)).put("rampUp", phase(ramp, rampErrors)).put("perSecond", perSecond)
+        .put("slowerThan20ms", slow.copy());
   }
 
   private static JsonObject phase(Histogram h, Map<String, AtomicLong> errors) {

@@ -59,6 +59,12 @@ public final class DiscoveryIndex {
    * matched on a common word only, and in RRF every ranked entry counts.
    */
   static final double LEXICAL_FLOOR = 0.3;
+  /**
+   * With the dense lane running, the lexical lane takes part only when at least this share of the
+   * query's distinct terms occurs somewhere in the index. Swept 0.3 to 0.9 on the 96 frozen
+   * questions: 0.5 and 0.6 rank best (docs/performance.md).
+   */
+  static final double MIN_KNOWN_SHARE = 0.5;
   /** Sample values indexed per column; more would let one wide column match everything. */
   static final int SAMPLES_INDEXED = 50;
   /** Longest query text worked on; the rest of a longer one is ignored. */
@@ -222,16 +228,24 @@ public final class DiscoveryIndex {
     Query filter = filter(connections, kinds);
     try {
       Rrf rrf = new Rrf();
-      if (lanes.contains(Lane.LEXICAL)) {
-        rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds));
+      DenseLane.Ranking meaning = null;
+      if (lanes.contains(Lane.DENSE) && dense != null && !text.isBlank()) {
+        float[] q = queries.query(text);
+        meaning = dense.rank(q, ord -> allowed(entries.get(ord), connections, kinds), LANE_DEPTH);
+      }
+      // with the dense lane there, a question most of whose words the catalog never uses is left
+      // to it: the lexical lane would rank on the one common word it knows ("patients")
+      if (lanes.contains(Lane.LEXICAL) && (meaning == null || knownShare(lexicalTerms) >= MIN_KNOWN_SHARE)) {
+        // where the model runs, the lanes make one table-or-column decision: the dense lane's
+        rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds,
+            meaning == null ? Set.of() : meaning.columnsOverTables()));
       }
       if (lanes.contains(Lane.TYPO)) {
         // a misspelt name points at that one column: no table is lifted above it
         rrf.add(Lane.TYPO, lane(fuzzy(unknownWords(text)), filter));
       }
-      if (lanes.contains(Lane.DENSE) && dense != null && !text.isBlank()) {
-        float[] q = queries.query(text);
-        rrf.add(Lane.DENSE, dense.rank(q, ord -> allowed(entries.get(ord), connections, kinds), LANE_DEPTH));
+      if (meaning != null) {
+        rrf.add(Lane.DENSE, meaning.ords());
       }
       Set<String> queryTerms = new HashSet<>(lexicalTerms);
       return rrf.top(limit).stream()
@@ -245,22 +259,44 @@ public final class DiscoveryIndex {
   /**
    * A lexical ranking where a table comes right before its first-ranked column when it was not
    * ranked above it already: the same rule the dense lane applies by score, so that the lanes
-   * agree on tables.
+   * agree on tables. Where the dense lane found that the query names one column of a table
+   * ({@code columnsOverTables}), the lanes make that one decision: the lexical lane's vote for the
+   * table goes to that column first, the table right after it, whether or not the lexical lane
+   * ranked the column itself.
    */
-  private List<Integer> tablesFirst(List<Integer> ranked, Collection<String> connections, Set<String> kinds) {
+  private List<Integer> tablesFirst(List<Integer> ranked, Collection<String> connections, Set<String> kinds,
+      Set<Integer> columnsOverTables) {
+    Map<Integer, Integer> named = new java.util.HashMap<>();
+    for (int c : columnsOverTables) {
+      if (allowed(entries.get(c), connections, kinds)) {
+        named.put(parents[c], c);
+      }
+    }
     List<Integer> out = new ArrayList<>(ranked.size() + 8);
     Set<Integer> seen = new HashSet<>();
     for (int ord : ranked) {
       int p = parents[ord];
       if (p >= 0 && !seen.contains(p) && allowed(entries.get(p), connections, kinds)) {
-        out.add(p);
-        seen.add(p);
+        addTable(p, named, out, seen);
+      } else if (p < 0 && named.containsKey(ord) && !seen.contains(ord)) {
+        addTable(ord, named, out, seen);
       }
       if (seen.add(ord)) {
         out.add(ord);
       }
     }
     return out.subList(0, Math.min(out.size(), LANE_DEPTH));
+  }
+
+  /** A table, preceded by the column of it the query names, if any. */
+  private static void addTable(int table, Map<Integer, Integer> named, List<Integer> out, Set<Integer> seen) {
+    Integer column = named.get(table);
+    if (column != null && seen.add(column)) {
+      out.add(column);
+    }
+    if (seen.add(table)) {
+      out.add(table);
+    }
   }
 
   /** For each column entry the ordinal of its table's entry; -1 for the other kinds. */
@@ -299,9 +335,9 @@ public final class DiscoveryIndex {
   }
 
   /**
-   * The query words no lexical field knows (typos, fragments): the fuzzy lane searches only these,
-   * so it rescues "custmer" without letting every shared trigram of a well-spelled question pull
-   * unrelated names up the fused ranking.
+   * The query words no lexical field knows and that are not English words ({@link KnownWords}):
+   * the typo lane searches only these, so it rescues "custmer" without letting the shared letters
+   * of a well-spelled question ("clients", "courier") pull unrelated names up the fused ranking.
    */
   private String unknownWords(String text) throws UncheckedIOException {
     StringBuilder out = new StringBuilder();
@@ -318,11 +354,34 @@ public final class DiscoveryIndex {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      if (!known) {
+      // an English word is not a misspelling, even when the catalog does not use it
+      if (!known && !KnownWords.contains(word)) {
         out.append(word).append(' ');
       }
     }
     return out.toString().trim();
+  }
+
+  /** The share of {@code terms} (distinct) that some lexical field of some entry contains. */
+  private double knownShare(List<String> terms) {
+    Set<String> distinct = new LinkedHashSet<>(terms);
+    if (distinct.isEmpty()) {
+      return 0;
+    }
+    int known = 0;
+    try {
+      for (String t : distinct) {
+        for (String field : LEXICAL_FIELDS.keySet()) {
+          if (searcher.getIndexReader().docFreq(new Term(field, t)) > 0) {
+            known++;
+            break;
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return known / (double) distinct.size();
   }
 
   private static Query lexical(List<String> terms) {
@@ -345,10 +404,11 @@ public final class DiscoveryIndex {
   private static Query fuzzy(String words) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     for (String word : words.split(" ")) {
-      if (word.length() < 3) {
+      if (word.length() < 4) {
         continue;
       }
-      int edits = word.length() >= 5 ? 2 : 1;
+      // edits small for the length: two make another word of a short one ("teams", "term")
+      int edits = word.length() >= 8 ? 2 : 1;
       for (String term : Analyzers.terms(Analyzers.LEXICAL, "name", word)) {
         b.add(new FuzzyQuery(new Term("name", term), edits), Occur.SHOULD);
       }

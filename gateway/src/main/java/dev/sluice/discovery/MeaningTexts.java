@@ -113,12 +113,14 @@ final class MeaningTexts {
   }
 
   /**
-   * A key column (the primary key, or a name ending in id) says which row, not what a question
-   * is about: its text would only repeat its table's, so it gets no vector of its own.
+   * A key column (the primary key, or a name of one word and id, as pat_id) says which row, not
+   * what a question is about: its text would only repeat its table's, so it gets no vector of its
+   * own. A reference named for a role (owner_user_id, manager_emp_id) says who is who: it keeps
+   * its vector.
    */
   static boolean isKey(CatalogColumn c) {
     String words = Identifiers.words(c.name());
-    return c.primaryKey() || words.equals("id") || words.endsWith(" id");
+    return c.primaryKey() || words.equals("id") || words.endsWith(" id") && words.indexOf(' ') == words.lastIndexOf(' ');
   }
 
   private static boolean blank(String s) {

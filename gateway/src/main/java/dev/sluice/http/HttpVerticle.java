@@ -3,6 +3,7 @@ package dev.sluice.http;
 import dev.sluice.access.Principals;
 import dev.sluice.audit.AuditRecords;
 import dev.sluice.audit.AuditTrail;
+import dev.sluice.bus.ByReferenceJson;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.McpBus;
@@ -11,7 +12,6 @@ import dev.sluice.observability.GatewayMetrics;
 import dev.sluice.observability.TransportLog;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.eventbus.ReplyException;
@@ -102,6 +102,7 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    ByReferenceJson.register(vertx);
     Router router = Router.router(vertx);
     router.route().handler(dev.sluice.tracing.Tracing.process()::httpRequest);
     router.route("/mcp").method(HttpMethod.POST)
@@ -237,7 +238,7 @@ public final class HttpVerticle extends VerticleBase {
         .put("messages", messages)
         .put("batch", batch).put("sse", sse).put("target", streamAddress).put("streamId", streamId);
     tracked(sid, ctx, streamId,
-        vertx.eventBus().<JsonObject>request(address, op, new DeliveryOptions().setSendTimeout(BUS_TIMEOUT_MS)))
+        vertx.eventBus().<JsonObject>request(address, op, ByReferenceJson.options().setSendTimeout(BUS_TIMEOUT_MS)))
         .onSuccess(reply -> answerPost(ctx, reply.body(), streamId))
         .onFailure(err -> busFailure(ctx, err, streamId));
   }
@@ -252,6 +253,9 @@ public final class HttpVerticle extends VerticleBase {
       if (sink != null) {
         sink.start();
         metrics.httpRequest("POST", 200);
+        if (reply.getBoolean("empty", false)) {
+          streamEvent(streamId, new JsonObject().put("streamId", streamId).put("end", true));
+        }
       }
       return;
     }

@@ -1,5 +1,6 @@
 package dev.sluice.mcp;
 
+import dev.sluice.bus.ByReferenceJson;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
@@ -61,7 +62,7 @@ final class EventStream {
     }
     if (targetAddress != null) {
       bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
-          .put("message", message));
+          .put("message", message), ByReferenceJson.options());
     }
   }
 
@@ -73,14 +74,15 @@ final class EventStream {
     String id = key + "_" + (++seq);
     if (targetAddress != null) {
       bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
-          .put("retryMs", retryMs));
+          .put("retryMs", retryMs), ByReferenceJson.options());
     }
   }
 
   /** Closes the client's connection but keeps the stream open for a Last-Event-ID resume. */
   void disconnect(EventBus bus) {
     if (targetAddress != null) {
-      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true));
+      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true),
+          ByReferenceJson.options());
       detach();
     }
   }
@@ -89,7 +91,8 @@ final class EventStream {
   void end(EventBus bus) {
     ended = true;
     if (targetAddress != null) {
-      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true));
+      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true),
+          ByReferenceJson.options());
       detach();
     }
   }
@@ -103,7 +106,7 @@ final class EventStream {
       long s = (Long) e[0];
       if (s > afterSeq) {
         bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId)
-            .put("eventId", key + "_" + s).put("message", e[1]));
+            .put("eventId", key + "_" + s).put("message", e[1]), ByReferenceJson.options());
       }
     }
     if (ended) {

@@ -116,6 +116,7 @@ final class McpDispatcher {
           "Invalid log level: " + level + "; expected one of " + LOG_LEVELS);
     }
     session.logLevel = level;
+    session.logLevelChosen = true;
     return JsonRpc.result(id, new JsonObject());
   }
 

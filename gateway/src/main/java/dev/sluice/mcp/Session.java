@@ -22,6 +22,8 @@ final class Session {
   final int replayEvents;
   boolean initialized;
   String logLevel = "warning";
+  /** Whether the client chose a log level (logging/setLevel): its calls then stream their log messages. */
+  boolean logLevelChosen;
   /** Who initialized this session; every later request must present a token of the same principal. */
   String principal = dev.sluice.config.PrincipalConfig.DEFAULT;
 

@@ -1,6 +1,8 @@
 package dev.sluice.mcp;
 
 import dev.sluice.audit.AuditTrail;
+import dev.sluice.bus.ByReferenceJson;
+import dev.sluice.mcp.tool.Tool;
 import dev.sluice.observability.GatewayMetrics;
 import dev.sluice.observability.SessionLog;
 import dev.sluice.observability.ToolCallLog;
@@ -61,6 +63,7 @@ public final class SessionShardVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    ByReferenceJson.register(vertx);
     dispatcher = new McpDispatcher(vertx, features,
         new ToolInvocation(nodeId, audit, features, metrics, new ToolCallLog(settings.slowCallMs())),
         McpBus.shardProgress(nodeId, shard), queries);
@@ -169,10 +172,10 @@ public final class SessionShardVerticle extends VerticleBase {
       msg.reply(new JsonObject().put("status", 202));
       return;
     }
-    if (req.getBoolean("sse", false)) {
+    if (req.getBoolean("sse", false) && needsStream(session, requests)) {
       EventStream stream = session.newPostStream();
       stream.attach(req.getString("target"), req.getString("streamId"));
-      msg.reply(new JsonObject().put("status", 200).put("sse", true));
+      msg.reply(new JsonObject().put("status", 200).put("sse", true), ByReferenceJson.options());
       if (ProtocolRevision.ssePriming(session.protocolVersion)) {
         stream.prime(vertx.eventBus(), SSE_RETRY_MS);
       }
@@ -198,13 +201,43 @@ public final class SessionShardVerticle extends VerticleBase {
           out.add(f.result());
         }
       });
-      if (out.isEmpty()) {
+      if (out.isEmpty() && req.getBoolean("sse", false)) {
+        // every call was cancelled, and a cancelled request gets no response: the POST ends as an
+        // empty event stream, as a call answered over SSE would
+        msg.reply(new JsonObject().put("status", 200).put("sse", true).put("empty", true), ByReferenceJson.options());
+      } else if (out.isEmpty()) {
         msg.reply(new JsonObject().put("status", 202));
       } else {
         Object body = req.getBoolean("batch", false) ? out : out.getJsonObject(0);
-        msg.reply(new JsonObject().put("status", 200).put("body", body));
+        msg.reply(new JsonObject().put("status", 200).put("body", body), ByReferenceJson.options());
       }
     });
+  }
+
+  /**
+   * Whether a POST's answer needs an SSE stream: when something besides the responses may travel on
+   * it (a call asked for progress, the session for log messages, or a tool talks to the client).
+   * Otherwise the responses go back as one JSON body, which the transport allows for any request,
+   * and the call is spared the stream's events and their trips across the bus.
+   */
+  private boolean needsStream(Session session, List<JsonObject> requests) {
+    if (session.logLevelChosen) {
+      return true;
+    }
+    for (JsonObject r : requests) {
+      JsonObject params = r.getValue("params") instanceof JsonObject p ? p : null;
+      if (params == null || !"tools/call".equals(r.getString("method"))) {
+        continue;
+      }
+      if (params.getValue("_meta") instanceof JsonObject meta && meta.getValue("progressToken") != null) {
+        return true;
+      }
+      Tool tool = params.getValue("name") instanceof String name ? features.tools().get(name) : null;
+      if (tool != null && tool.talksToClient()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void initialize(Message<JsonObject> msg, JsonArray messages, boolean batch, String principal) {

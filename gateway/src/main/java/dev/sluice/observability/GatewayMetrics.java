@@ -31,6 +31,8 @@ public final class GatewayMetrics {
   private final ConcurrentHashMap<String, Counter> httpCounters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Timer> toolTimers = new ConcurrentHashMap<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+  /** Held here: a gauge holds its source weakly (see auditCounters). */
+  private final AllocatedBytes allocated = new AllocatedBytes();
   private final ConcurrentHashMap<String, AtomicInteger> queueDepths = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Timer> queueWaits = new ConcurrentHashMap<>();
 
@@ -40,6 +42,9 @@ public final class GatewayMetrics {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);
+    Gauge.builder("sluice_jvm_allocated_bytes", allocated, AllocatedBytes::sum)
+        .description("bytes allocated so far by the JVM's live threads: over a load test, its change divided by the"
+            + " calls is the allocation per call").register(registry);
     Gauge.builder("sluice_sessions_open", openSessions, AtomicInteger::get)
         .description("MCP sessions currently open on this node").register(registry);
     Gauge.builder("sluice_sse_streams_open", openSseStreams, AtomicInteger::get)

@@ -194,6 +194,19 @@ public final class McpHttpClient {
     return http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
   }
 
+  /**
+   * Posts without waiting for the answer's headers: a call the gateway answers as one JSON body
+   * (no progressToken) sends them only when it ends.
+   */
+  public java.util.concurrent.CompletableFuture<HttpResponse<InputStream>> postAsync(Object body,
+      Map<String, String> extraHeaders) {
+    HttpRequest.Builder b = base(extraHeaders)
+        .header("Content-Type", "application/json")
+        .header("Accept", ACCEPT_BOTH)
+        .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
+    return http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+  }
+
   public HttpResponse<InputStream> getStream(Map<String, String> extraHeaders) throws Exception {
     HttpRequest.Builder b = base(extraHeaders).GET();
     if (!extraHeaders.containsKey("Accept")) {

@@ -46,6 +46,11 @@ public final class TestTools {
         });
         return p.future();
       }
+
+      @Override
+      public boolean talksToClient() {
+        return true;
+      }
     };
   }
 

@@ -99,10 +99,11 @@ public abstract class SqlOverMcpContract {
     List<String> stages = events.stream()
         .filter(e -> "notifications/progress".equals(e.message().getString("method")))
         .map(e -> e.message().getJsonObject("params").getString("message")).toList();
+    // the answer first: a failed call stops its progress early, and its error says why
+    JsonObject result = events.get(events.size() - 1).message().getJsonObject("result");
+    assertFalse(result == null || result.getBoolean("isError"), events.get(events.size() - 1).message().encode());
     assertEquals("validating", stages.get(0));
     assertTrue(stages.get(stages.size() - 1).startsWith("fetched 2500 rows"), stages.toString());
-    JsonObject result = events.get(events.size() - 1).message().getJsonObject("result");
-    assertFalse(result.getBoolean("isError"), result.encode());
     JsonObject s = result.getJsonObject("structuredContent");
     // once running, progress names the query, so another call of the session can query_cancel it
     assertTrue(stages.contains("executing (queryId " + s.getString("queryId") + ")"), stages.toString());
@@ -158,12 +159,14 @@ public abstract class SqlOverMcpContract {
   @Test
   void notificationsCancelledStopsTheEngineAndSendsNoResult() throws Exception {
     McpHttpClient c = session();
-    HttpResponse<InputStream> res = c.postStream(McpHttpClient.request(7, "tools/call",
+    // no progressToken: answered as one JSON body, so its headers come only when the call ends
+    var answer = c.postAsync(McpHttpClient.request(7, "tools/call",
         new JsonObject().put("name", "sql_execution").put("arguments", new JsonObject()
             .put("connectionId", "db").put("sql", sleepSql(30, "sluice_cn")))), Map.of());
     awaitRunning("sluice_cn");
     assertEquals(202, c.post(McpHttpClient.notification("notifications/cancelled",
         new JsonObject().put("requestId", 7)), Map.of()).status());
+    HttpResponse<InputStream> res = answer.get(10, java.util.concurrent.TimeUnit.SECONDS);
     List<SseEvent> events = McpHttpClient.readEvents(res.body(), Integer.MAX_VALUE);
     assertTrue(events.stream().noneMatch(e -> e.message().containsKey("result")), events.toString());
     awaitGone("sluice_cn");

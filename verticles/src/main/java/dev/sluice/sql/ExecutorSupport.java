@@ -1,5 +1,6 @@
 package dev.sluice.sql;
 
+import dev.sluice.bus.ByReferenceJson;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
@@ -24,7 +25,10 @@ public final class ExecutorSupport {
     return consumer.completion();
   }
 
-  /** Sends a progress stage of {@code queryId} to {@code address}. */
+  /**
+   * Sends a progress stage of {@code queryId} to {@code address}, by reference: the sender
+   * registered {@link ByReferenceJson} when it started (SqlExecutorVerticle).
+   */
   public static void progress(Vertx vertx, String address, String queryId, String stage, Integer rows) {
     JsonObject p = new JsonObject().put("queryId", queryId).put("stage", stage);
     if (rows != null) {
@@ -35,7 +39,7 @@ public final class ExecutorSupport {
       case "executing" -> "running on the database";
       default -> rows + " rows fetched";
     });
-    vertx.eventBus().send(address, p);
+    vertx.eventBus().send(address, p, ByReferenceJson.options());
   }
 
   public static <T> Future<T> attempt(Supplier<Future<T>> s) {

@@ -1,5 +1,6 @@
 package dev.sluice.sql;
 
+import dev.sluice.bus.ByReferenceJson;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.engine.Engine;
 import dev.sluice.sql.analysis.AnalysedStatement;
@@ -59,6 +60,7 @@ public final class SqlExecutorVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     SqlRequest.registerCodec(vertx);
+    ByReferenceJson.register(vertx);
     List<Future<?>> steps = new ArrayList<>();
     configs.values().forEach(c -> {
       EngineConnection conn = engine.connect(vertx, context, c);
@@ -85,7 +87,8 @@ public final class SqlExecutorVerticle extends VerticleBase {
     Object body = msg.body();
     ExecutorSupport.attempt(() -> execute(body instanceof SqlRequest r ? r
             : SqlRequest.fromJson(body instanceof JsonObject j ? j : new JsonObject())))
-        .onSuccess(msg::reply)
+        // the result is built for this reply alone: no copy on the way to the tool
+        .onSuccess(result -> msg.reply(result, ByReferenceJson.options()))
         .onFailure(err -> SqlError.from(err).failReply(msg));
   }
 

@@ -24,4 +24,14 @@ public interface Tool {
   default JsonObject auditArgs(JsonObject args) {
     return args;
   }
+
+  /**
+   * Whether a call may send the client more than its progress and its result: log messages, a
+   * request of its own (sampling, elicitation), or a deliberate stream close (SEP-1699). Such a
+   * call is always answered over SSE; any other call only when it asked for progress or its
+   * session for log messages, and otherwise as one JSON body.
+   */
+  default boolean talksToClient() {
+    return false;
+  }
 }

@@ -140,6 +140,11 @@ final class FixtureTools {
       public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
         return body.apply(args, ctx);
       }
+
+      @Override
+      public boolean talksToClient() {
+        return true; // the suite's tools log, ask the client and close their stream (SEP-1699)
+      }
     };
   }
 

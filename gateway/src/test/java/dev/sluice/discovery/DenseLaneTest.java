@@ -1,0 +1,52 @@
+package dev.sluice.discovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The dense lane's table-or-column decision. */
+class DenseLaneTest {
+
+  /** Entry 0 is a table, 1 to 3 its columns; each vector scores {@code s} against the query (1, 0). */
+  private static DenseLane.Ranking rank(float table, float... columns) {
+    float[][] v = new float[1 + columns.length][];
+    v[0] = unit(table);
+    int[] parent = new int[v.length];
+    parent[0] = -1;
+    for (int i = 0; i < columns.length; i++) {
+      v[i + 1] = unit(columns[i]);
+      parent[i + 1] = 0;
+    }
+    return new DenseLane(v, 2, parent).rank(new float[] {1, 0}, ord -> true, 10);
+  }
+
+  private static float[] unit(float s) {
+    return new float[] {s, (float) Math.sqrt(1 - s * s)};
+  }
+
+  @Test
+  void aTableComesBeforeAColumnThatDoesNotStandOut() {
+    // "consulting rooms": the table's columns are about as close as the table itself
+    DenseLane.Ranking r = rank(0.50f, 0.55f, 0.45f, 0.30f);
+    assertEquals(List.of(0, 1, 2), r.ords(), "column 3 is more than BELOW_BEST under the head");
+    assertEquals(Set.of(), r.columnsOverTables());
+  }
+
+  @Test
+  void aColumnTheQueryNamesComesBeforeItsTable() {
+    // "patients' date of birth": dob far closer than the patient table and its other columns
+    DenseLane.Ranking r = rank(0.37f, 0.82f, 0.49f, 0.45f);
+    assertEquals(List.of(1, 0), r.ords().subList(0, 2));
+    assertEquals(Set.of(1), r.columnsOverTables());
+  }
+
+  @Test
+  void aColumnCloseToASiblingDoesNotWin() {
+    // two columns alike (billing interval, mrr): the query is about the table's subject
+    DenseLane.Ranking r = rank(0.40f, 0.68f, 0.65f, 0.30f);
+    assertEquals(0, r.ords().get(0));
+    assertEquals(Set.of(), r.columnsOverTables());
+  }
+}

@@ -46,7 +46,6 @@ public final class HttpVerticle extends VerticleBase {
 
   /** Longest a POST waits for its answer; tool deadlines are far shorter, this only bounds leaks. */
   private static final long BUS_TIMEOUT_MS = 15 * 60 * 1000L;
-  private static final long KEEPALIVE_MS = 20_000;
   private static final AtomicInteger INITIALIZE_ROUND_ROBIN = new AtomicInteger();
 
   private final ServerConfig server;
@@ -123,7 +122,10 @@ public final class HttpVerticle extends VerticleBase {
     eventConsumer = vertx.eventBus().consumer(streamAddress, this::streamEvent);
     vertx.eventBus().<String>localConsumer(McpBus.NODE_LEFT, m -> ownerLeft(m.body()));
     vertx.eventBus().<String>localConsumer(McpBus.NODE_JOINED, m -> goneNodes.remove(m.body()));
-    keepAliveTimer = vertx.setPeriodic(KEEPALIVE_MS, t -> streams.values().forEach(SseSink::keepAlive));
+    keepAliveTimer = vertx.setPeriodic(SseSink.KEEPALIVE_TICK_MS, t -> {
+      long now = System.currentTimeMillis();
+      streams.values().forEach(s -> s.keepAliveIfDue(now));
+    });
     stateless = statelessHandlers.get();
     statelessPost = new StatelessPost(stateless, rules, metrics, context, streams, draining, streamPrefix);
     return eventConsumer.completion()

@@ -312,6 +312,18 @@ public final class HtmlReport {
         .append(ms(sess.getJsonObject("streamOpenMs"), "p50")).append(" / ")
         .append(ms(sess.getJsonObject("streamOpenMs"), "p99")).append(" / ")
         .append(ms(sess.getJsonObject("streamOpenMs"), "max")).append(" ms</td></tr>");
+    JsonObject ping = r.getJsonObject("ping");
+    if (ping != null) {
+      for (String phase : new String[] {"held", "rampUp"}) {
+        JsonObject p = ping.getJsonObject(phase);
+        JsonObject l = p.getJsonObject("latencyMs");
+        b.append("<tr><th>Ping ").append("held".equals(phase) ? "while held" : "during ramp-up").append(" (")
+            .append(num(ping.getDouble("rateHz"))).append("/s) p50 / p99 / max</th><td>").append(ms(l, "p50"))
+            .append(" / ").append(ms(l, "p99")).append(" / ").append(ms(l, "max")).append(" ms, ")
+            .append(num(l.getLong("count", 0L))).append(" pings, ").append(num(p.getLong("errors")))
+            .append(" errors</td></tr>");
+      }
+    }
     if (held.getDouble("heapBytes") != null && sess.getLong("opened") > 0) {
       double per = (held.getDouble("heapBytes") - g.getJsonObject("before").getDouble("heapBytes", 0.0))
           / sess.getLong("opened");

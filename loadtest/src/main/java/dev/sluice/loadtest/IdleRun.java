@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Idle mode: N sessions, each holding its GET event stream open and doing nothing else for the
- * duration. Reports how many streams stayed open, the errors, and the gateway heap it cost.
+ * duration, while one probe session pings the gateway at a steady rate. Reports how many streams
+ * stayed open, the errors, the ping latency while held, and the gateway heap it cost.
  */
 public final class IdleRun {
 
@@ -27,6 +28,7 @@ public final class IdleRun {
       long holdUntil = origin + Math.round((o.rampUpSeconds + o.durationSeconds) * 1e9);
       Stats stats = new Stats(origin);
       AtomicLong stillOpen = new AtomicLong();
+      AtomicLong settled = new AtomicLong();
       int n = o.agents;
       // sampled just before the hold ends, while every session and stream is still open
       JsonObject[] held = {new JsonObject()};
@@ -40,7 +42,11 @@ public final class IdleRun {
       }, "idle-held-sampler");
       heldSampler.setDaemon(true);
       heldSampler.start();
+      PingProbe ping = o.pingRate > 0 ? new PingProbe(o.pingRate, origin, holdUntil) : null;
       try {
+        if (ping != null) {
+          ping.start(o.url, o.token);
+        }
         AgentFleet.run(vertx, n, Runtime.getRuntime().availableProcessors() * 2, i -> {
           McpSession session = new McpSession(vertx, http, o.url, o.token, o.callTimeoutMs);
           Promise<Void> done = Promise.promise();
@@ -50,6 +56,9 @@ public final class IdleRun {
               long streamStart = System.nanoTime();
               return session.openStream().onSuccess(x -> stats.streamOpened(System.nanoTime() - streamStart));
             }).onComplete(ar -> {
+              if (settled.incrementAndGet() == n && ping != null) {
+                ping.allSessionsSettled();
+              }
               if (ar.failed()) {
                 stats.sessionFailed(ar.cause().getMessage() == null ? "setup" : ar.cause().getMessage());
                 done.tryComplete();
@@ -72,9 +81,18 @@ public final class IdleRun {
         heldSampler.join(5_000);
       } finally {
         http.close();
+        if (ping != null) {
+          ping.close();
+        }
       }
       JsonObject after = probe.sample();
+      if (ping != null) {
+        ping.errorsByLabel().forEach(stats::unexpected);
+      }
       JsonObject result = stats.toJson((System.nanoTime() - origin) / 1e9);
+      if (ping != null) {
+        result.put("ping", ping.toJson());
+      }
       result.put("mode", "idle").put("agents", n).put("streamsOpenAtEnd", stillOpen.get())
           .put("gateway", GatewayRun.gatewayUsage(before, after, probe, 0).put("whileHeld", held[0]));
       return result;

@@ -31,6 +31,8 @@ public final class LoadOptions {
   public int directPoolSize = 0;
   public String label;
   public double warmupSeconds = 0;
+  /** Idle mode: MCP pings per second from one probe session while the sessions are held (0: none). */
+  public double pingRate = 20;
 
   /** Parses {@code --flag value} pairs; throws IllegalArgumentException with a usage hint. */
   public static LoadOptions parse(String[] args) {
@@ -80,6 +82,7 @@ public final class LoadOptions {
       case "--direct-pool" -> directPoolSize = Integer.parseInt(v);
       case "--label" -> label = v;
       case "--warmup" -> warmupSeconds = seconds(v);
+      case "--ping-rate" -> pingRate = Double.parseDouble(v);
       default -> throw new IllegalArgumentException("unknown flag " + flag);
     }
   }
@@ -129,6 +132,9 @@ public final class LoadOptions {
     if (agents < 1 || durationSeconds <= 0 || maxCalls < 1) {
       throw new IllegalArgumentException("--agents, --duration and --max-calls must be positive");
     }
+    if (pingRate < 0 || pingRate > 1000) {
+      throw new IllegalArgumentException("--ping-rate must be between 0 and 1000 per second");
+    }
     if (compare && direct == null) {
       throw new IllegalArgumentException("--compare needs --direct URL");
     }
@@ -142,7 +148,7 @@ public final class LoadOptions {
                             [--max-calls N] [--out DIR] [--sweep 1,10,100,1000] [--sse]
                             [--idle] [--direct postgresql://user@127.0.0.1:5432/db [--compare]]
                             [--gateway-pid PID] [--call-timeout 60s] [--direct-pool N] [--label TEXT]
-                            [--warmup 3s] [--url URL1,URL2,URL3 [--kill-pid PID --kill-after 20s]]
+                            [--warmup 3s] [--ping-rate 20] [--url URL1,URL2,URL3 [--kill-pid PID --kill-after 20s]]
         Only loopback targets are accepted. See loadtest/README.md.""";
   }
 }

@@ -178,6 +178,19 @@ public final class McpSession {
         .<Void>mapEmpty().otherwiseEmpty();
   }
 
+  /** One JSON-RPC ping; fails with a short label unless the answer is a result for its id. */
+  public Future<Void> ping() {
+    int id = ++nextId;
+    return post(request(id, "ping", new JsonObject())).compose(res -> res.body().compose(body -> {
+      if (res.statusCode() != 200) {
+        return Future.failedFuture("ping_http_" + res.statusCode());
+      }
+      JsonObject msg = firstMessage(res, body);
+      return msg != null && msg.containsKey("result") && Integer.valueOf(id).equals(msg.getValue("id"))
+          ? Future.<Void>succeededFuture() : Future.failedFuture("ping_no_result");
+    }));
+  }
+
   /** One tools/call of {@code s}, with a progress token; the outcome is never a failed future. */
   public Future<CallOutcome> call(Scenario s) {
     int id = ++nextId;

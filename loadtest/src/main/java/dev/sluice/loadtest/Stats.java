@@ -98,6 +98,11 @@ public final class Stats {
     unexpected.computeIfAbsent("session:" + label, k -> new AtomicLong()).incrementAndGet();
   }
 
+  /** {@code count} unexpected errors recorded elsewhere (the idle run's ping probe), under {@code key}. */
+  public void unexpected(String key, long count) {
+    unexpected.computeIfAbsent(key, k -> new AtomicLong()).addAndGet(count);
+  }
+
   /** Calls recorded so far. */
   public long totalCalls() {
     synchronized (overall) {

@@ -37,10 +37,11 @@ final class TextSummary {
   private static void run(StringBuilder b, JsonObject r) {
     if ("idle".equals(r.getString("mode"))) {
       b.append(String.format(Locale.ROOT, "%nidle: %d sessions requested, %d opened, %d streams still open at end, "
-              + "%d errors; setup p50 %s ms p99 %s ms%s; gateway heap %s MB before, %s MB while held "
+              + "%d errors%s; setup p50 %s ms p99 %s ms%s; gateway heap %s MB before, %s MB while held "
               + "(%s sessions, %s SSE streams by its gauges), %s MB after, peak %s MB%n",
           r.getInteger("agents"), r.getJsonObject("sessions").getLong("opened"), r.getLong("streamsOpenAtEnd"),
-          r.getLong("unexpectedErrorCount"), ms(r.getJsonObject("sessions").getJsonObject("setupMs"), "p50"),
+          r.getLong("unexpectedErrorCount"), pingErrorPart(r.getJsonObject("ping")),
+          ms(r.getJsonObject("sessions").getJsonObject("setupMs"), "p50"),
           ms(r.getJsonObject("sessions").getJsonObject("setupMs"), "p99"), streamPart(r.getJsonObject("sessions")),
           mb(r.getJsonObject("gateway").getJsonObject("before").getDouble("heapBytes")),
           mb(r.getJsonObject("gateway").getJsonObject("whileHeld").getDouble("heapBytes")),
@@ -48,6 +49,12 @@ final class TextSummary {
           r.getJsonObject("gateway").getJsonObject("whileHeld").getValue("sseStreamsOpen", "?"),
           mb(r.getJsonObject("gateway").getJsonObject("after").getDouble("heapBytes")),
           mb(r.getJsonObject("gateway").getDouble("peakHeapBytes"))));
+      JsonObject ping = r.getJsonObject("ping");
+      if (ping != null) {
+        b.append(String.format(Locale.ROOT, "ping while held (%s/s, all sessions set up at %s s): %s%n"
+                + "ping during ramp-up: %s%n", ping.getValue("rateHz"), ping.getValue("heldFromSecond", "-"),
+            pingPhase(ping.getJsonObject("held")), pingPhase(ping.getJsonObject("rampUp"))));
+      }
       return;
     }
     JsonObject lat = r.getJsonObject("latencyMs");
@@ -87,6 +94,18 @@ final class TextSummary {
             t.getValue("eventLoops"), t.getValue("jit"), t.getValue("gc"), t.getValue("other")));
       }
     }
+  }
+
+  private static String pingErrorPart(JsonObject ping) {
+    long n = ping == null ? 0 : ping.getJsonObject("held").getLong("errors") + ping.getJsonObject("rampUp").getLong("errors");
+    return n == 0 ? "" : " (" + n + " of them pings)";
+  }
+
+  private static String pingPhase(JsonObject p) {
+    JsonObject l = p.getJsonObject("latencyMs");
+    return String.format(Locale.ROOT, "%d pings, p50 %s ms p99 %s ms max %s ms, %d errors%s", l.getLong("count", 0L),
+        ms(l, "p50"), ms(l, "p99"), ms(l, "max"), p.getLong("errors"),
+        p.getLong("errors") > 0 ? " " + p.getJsonObject("errorsByLabel").encode() : "");
   }
 
   private static String streamPart(JsonObject sess) {

@@ -72,6 +72,49 @@ class LoadSmokeTest {
   }
 
   /**
+   * The idle mode in small: 50 sessions hold their GET streams while the probe pings at 50/s; every
+   * stream stays open, the pings of both phases are answered, and the summary prints them.
+   */
+  @Test
+  void idleSessionsHeldWhileThePingProbeIsAnswered(@TempDir Path dir) throws Exception {
+    SluiceConfig config = new SluiceConfig(ServerConfig.defaults().withPort(0), dir, List.of(), false);
+    Gateway gw = Gateway.start(config, Vertx.vertx(), true, f -> f.tools())
+        .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    try {
+      LoadOptions o = LoadOptions.parse(new String[] {
+          "--url", gw.url(), "--idle", "--agents", "50", "--duration", "3s", "--ramp-up", "1s", "--ping-rate", "50",
+          "--out", dir.resolve("out").toString()});
+      Vertx client = Vertx.vertx();
+      JsonObject run;
+      try {
+        run = IdleRun.run(client, o);
+      } finally {
+        client.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      }
+      String text = TextSummary.render(new JsonObject().put("title", "idle smoke")
+          .put("runs", new io.vertx.core.json.JsonArray().add(run)));
+      System.out.println(text);
+      assertEquals(0L, run.getLong("unexpectedErrorCount"), run.getJsonObject("unexpectedErrors").encode());
+      assertEquals(50L, run.getLong("streamsOpenAtEnd"));
+      JsonObject held = run.getJsonObject("ping").getJsonObject("held");
+      // held from about 1.5 s to 4 s at 50/s: over 100 pings on an idle machine; a slow ramp leaves fewer
+      assertTrue(held.getJsonObject("latencyMs").getLong("count") >= 25, held.encode());
+      assertEquals(0L, held.getLong("errors"));
+      assertTrue(run.getJsonObject("ping").getJsonObject("rampUp").getJsonObject("latencyMs").getLong("count") >= 20);
+      assertTrue(text.contains("ping while held (50.0/s, all sessions set up at "), text);
+      assertTrue(run.getJsonObject("ping").getValue("heldFromSecond") != null, run.getJsonObject("ping").encode());
+      assertTrue(HtmlReport.render(new JsonObject().put("title", "idle").put("startedAt", "now")
+          .put("target", new JsonObject().put("url", gw.url()).put("connection", "demo").put("dialect", "sqlite"))
+          .put("settings", new JsonObject().put("durationSeconds", 2.0).put("rampUpSeconds", 1.0)
+              .put("thinkTimeMs", 0L).put("mix", "x").put("maxCalls", 1L).put("sse", false))
+          .put("runs", new io.vertx.core.json.JsonArray().add(run)).put("unexpectedErrorCount", 0L))
+          .contains("Ping while held"));
+    } finally {
+      gw.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
    * The CI smoke on real SQL: 20 agents for 10 s against a gateway on the generated SQLite demo,
    * the scripts' mix (small, 1k-row and 10k-row reads, explain, connection_list). Fails on any
    * unexpected error, never on a latency figure.

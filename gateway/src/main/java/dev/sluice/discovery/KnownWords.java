@@ -1,11 +1,8 @@
 package dev.sluice.discovery;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.HashSet;
-import java.util.Iterator;
+import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -47,17 +44,8 @@ final class KnownWords {
         LOG.warn("no tokenizer vocabulary on the class path: the typo lane treats every unindexed word as a typo");
         return Set.of();
       }
-      JsonNode vocab = new ObjectMapper().readTree(in).path("model").path("vocab");
-      Set<String> words = new HashSet<>();
-      for (Iterator<String> it = vocab.fieldNames(); it.hasNext(); ) {
-        String w = it.next();
-        // word pieces ("##ing"), specials ("[CLS]") and single letters are not words to match against
-        if (w.length() > 1 && w.chars().allMatch(Character::isLetter)) {
-          words.add(w);
-        }
-      }
-      return Set.copyOf(words);
-    } catch (IOException e) {
+      return WordPieceTokenizer.fromTokenizerJson(in).wholeWords();
+    } catch (IOException | UncheckedIOException e) {
       LOG.warn("cannot read the tokenizer vocabulary: {}", e.toString());
       return Set.of();
     }

@@ -8,10 +8,12 @@ import java.io.UncheckedIOException;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * BERT's uncased WordPiece tokenizer, as the sentence-embedding model's {@code tokenizer.json}
@@ -54,6 +56,20 @@ final class WordPieceTokenizer {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the tokenizer vocabulary", e);
     }
+  }
+
+  /**
+   * The vocabulary's whole words: no word pieces ({@code ##ing}), no specials ({@code [CLS]}), no
+   * single letters (what {@link KnownWords} counts as English).
+   */
+  Set<String> wholeWords() {
+    Set<String> words = new HashSet<>();
+    for (String w : vocab.keySet()) {
+      if (w.length() > 1 && w.chars().allMatch(Character::isLetter)) {
+        words.add(w);
+      }
+    }
+    return Set.copyOf(words);
   }
 
   /**

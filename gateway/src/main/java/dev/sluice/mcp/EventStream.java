@@ -61,8 +61,8 @@ final class EventStream {
       buffer.removeFirst();
     }
     if (targetAddress != null) {
-      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
-          .put("message", message), ByReferenceJson.options());
+      deliver(bus, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
+          .put("message", message));
     }
   }
 
@@ -73,16 +73,15 @@ final class EventStream {
   void prime(EventBus bus, long retryMs) {
     String id = key + "_" + (++seq);
     if (targetAddress != null) {
-      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
-          .put("retryMs", retryMs), ByReferenceJson.options());
+      deliver(bus, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
+          .put("retryMs", retryMs));
     }
   }
 
   /** Closes the client's connection but keeps the stream open for a Last-Event-ID resume. */
   void disconnect(EventBus bus) {
     if (targetAddress != null) {
-      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true),
-          ByReferenceJson.options());
+      deliver(bus, new JsonObject().put("streamId", targetStreamId).put("end", true));
       detach();
     }
   }
@@ -91,8 +90,7 @@ final class EventStream {
   void end(EventBus bus) {
     ended = true;
     if (targetAddress != null) {
-      bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId).put("end", true),
-          ByReferenceJson.options());
+      deliver(bus, new JsonObject().put("streamId", targetStreamId).put("end", true));
       detach();
     }
   }
@@ -105,13 +103,18 @@ final class EventStream {
     for (Object[] e : buffer) {
       long s = (Long) e[0];
       if (s > afterSeq) {
-        bus.send(targetAddress, new JsonObject().put("streamId", targetStreamId)
-            .put("eventId", key + "_" + s).put("message", e[1]), ByReferenceJson.options());
+        deliver(bus, new JsonObject().put("streamId", targetStreamId)
+            .put("eventId", key + "_" + s).put("message", e[1]));
       }
     }
     if (ended) {
       end(bus);
     }
+  }
+
+  /** To the attached client's HTTP verticle, by reference: an event is never changed once sent. */
+  private void deliver(EventBus bus, JsonObject event) {
+    bus.send(targetAddress, event, ByReferenceJson.options());
   }
 
   /** Parses {@code <key>_<seq>}; null when malformed. */

@@ -156,7 +156,9 @@ final class PgAdapter extends PooledEngine {
     Future<RowSet<Row>> prepared = conn.preparedQuery(SQL_PREPARED).execute();
     return Future.all(reset, prepared).compose(both -> {
       List<String> deallocate = new ArrayList<>();
-      prepared.result().forEach(r -> deallocate.add("DEALLOCATE \"" + r.getString(0).replace("\"", "\"\"") + "\""));
+      for (Row r : prepared.result()) {
+        deallocate.add("DEALLOCATE \"" + r.getString(0).replace("\"", "\"\"") + "\"");
+      }
       return deallocate.isEmpty() ? Future.<Void>succeededFuture()
           : conn.query(String.join("; ", deallocate)).execute().<Void>mapEmpty();
     });

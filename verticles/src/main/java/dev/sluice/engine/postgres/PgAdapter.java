@@ -9,6 +9,7 @@ import dev.sluice.sql.pool.PooledEngine;
 import dev.sluice.sql.result.ValueFormat;
 import dev.sluice.sql.tls.DatabaseTls;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -22,11 +23,13 @@ import io.vertx.sqlclient.PrepareOptions;
 import io.vertx.sqlclient.PropertyKind;
 import io.vertx.sqlclient.internal.QueryResultHandler;
 import io.vertx.sqlclient.internal.RowDesc;
-import io.vertx.sqlclient.internal.SqlConnectionInternal;
+import io.vertx.sqlclient.impl.SqlClientInternal;
+import io.vertx.sqlclient.internal.command.CommandScheduler;
 import io.vertx.sqlclient.internal.command.ExtendedQueryCommand;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnectOptions;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -143,17 +146,30 @@ final class PgAdapter extends PooledEngine {
     };
     ExtendedQueryCommand<List<Row>> command = ExtendedQueryCommand.createQuery(sql, new PrepareOptions(), null,
         Tuple.tuple(), rows, null, false, true, Collector.of(() -> kept, List::add, (a, b) -> a), described);
-    Future<Boolean> read = ((SqlConnectionInternal) lease.conn()).unwrap()
-        .schedule((ContextInternal) vertx.getOrCreateContext(), command);
-    lease.bare().reset = resetSession(lease.conn());
-    return read.map(suspended -> new Rows(columns.isEmpty() ? null : columns.get(0), kept));
+    Promise<Boolean> read = ((ContextInternal) vertx.getOrCreateContext()).promise();
+    // one group, one flush: the statement and the reset leave in a single socket write (three
+    // separate schedules were three writes, about a sixth of the event loops' time under load)
+    ((SqlClientInternal) lease.conn()).group(flight -> {
+      ((CommandScheduler) flight).schedule(command, read);
+      lease.bare().reset = resetSession(flight, lease.conn());
+    });
+    return read.future().map(suspended -> new Rows(columns.isEmpty() ? null : columns.get(0), kept));
   }
 
   @Override
   protected Future<Void> resetSession(SqlConnection conn) {
+    return resetSession(conn, conn);
+  }
+
+  /**
+   * @param flight where the reset's two statements are sent: the connection, or a group that
+   *     writes them together with what precedes them
+   * @param conn the connection, for the DEALLOCATE that may follow their answers
+   */
+  private static Future<Void> resetSession(SqlClient flight, SqlConnection conn) {
     // both written before either answer arrives: one flight
-    Future<RowSet<Row>> reset = conn.query(RESET).execute();
-    Future<RowSet<Row>> prepared = conn.preparedQuery(SQL_PREPARED).execute();
+    Future<RowSet<Row>> reset = flight.query(RESET).execute();
+    Future<RowSet<Row>> prepared = flight.preparedQuery(SQL_PREPARED).execute();
     return Future.all(reset, prepared).compose(both -> {
       List<String> deallocate = new ArrayList<>();
       for (Row r : prepared.result()) {

@@ -4,7 +4,8 @@
 # sessions; runs alternate between the servers. Prints calls/s, p50/p99, CPU per call of each
 # server process (and of its child processes: Sluice's SQLite workers), Sluice's heap allocation
 # per call (its sluice_jvm_allocated_bytes gauge on /metrics) and, on PostgreSQL, server
-# transactions per call (pg_stat_database xact_commit + xact_rollback on the bench database).
+# transactions per call (pg_stat_database xact_commit + xact_rollback on the bench database), and
+# each server process's read and write system calls per call (/proc/PID/io: socket I/O and wake-ups).
 # Loopback only. Installs the peers first (peers-install.sh, into loadtest/peers/).
 #
 # Env: CASES ("pg:32 pg:1 sqlite:32 sqlite:1", engine:connections), SESSIONS (32), WARMUP (10s),
@@ -171,6 +172,8 @@ alloc_bytes() {
   [[ "$1" == sluice* ]] || { echo -; return; }
   curl -s "${URL[$1]%/mcp}/metrics" | awk '$1 == "sluice_jvm_allocated_bytes" {printf "%.0f", $2; found = 1} END {if (!found) print "-"}'
 }
+# sys_io PID: "reads writes", the read and write system calls of PID (/proc/PID/io; every peer)
+sys_io() { awk '$1 == "syscr:" {r = $2} $1 == "syscw:" {w = $2} END {print r + 0, w + 0}' "/proc/$1/io" 2>/dev/null || echo "0 0"; }
 pg_xacts() { psql -h 127.0.0.1 -U postgres -Atc "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '$PG_DB'"; }
 
 run_wrk() { # run_wrk PEER CONNS DURATION -> RESULT line on stdout
@@ -204,9 +207,9 @@ for case in $CASES; do
       pid="${PID[$p]}"
       t0=$(own_ticks "$pid"); a0=$(cpu_ticks "$pid"); x0=""
       [[ "$engine" == pg ]] && x0=$(pg_xacts)
-      m0=$(alloc_bytes "$p"); k0=$(thread_ticks "$p" "$pid")
+      m0=$(alloc_bytes "$p"); k0=$(thread_ticks "$p" "$pid"); i0=$(sys_io "$pid")
       out="$(run_wrk "$p" "$conns" "$DURATION")"
-      t1=$(own_ticks "$pid"); a1=$(cpu_ticks "$pid"); m1=$(alloc_bytes "$p"); k1=$(thread_ticks "$p" "$pid")
+      t1=$(own_ticks "$pid"); a1=$(cpu_ticks "$pid"); m1=$(alloc_bytes "$p"); k1=$(thread_ticks "$p" "$pid"); i1=$(sys_io "$pid")
       line="$(grep '^RESULT' <<<"$out")"
       grep '^FIRST_BAD' <<<"$out" >&2 || true
       calls=$(sed -E 's/.*calls=([0-9]+).*/\1/' <<<"$line")
@@ -221,13 +224,14 @@ for case in $CASES; do
         xacts=$(awk -v a="$x0" -v b="$(pg_xacts)" -v c="$calls" 'BEGIN{printf "%.2f", c ? (b - a) / c : 0}')
       fi
       row=$(awk -v e="$engine" -v n="$conns" -v p="$p" -v c="$calls" -v s="$secs" -v p50="$p50" -v p99="$p99" \
-        -v t0="$t0" -v t1="$t1" -v a0="$a0" -v a1="$a1" -v hz="$CLK_TCK" -v x="$xacts" -v bad="$bad" -v se="$sockerr" -v r="$round" -v m0="$m0" -v m1="$m1" -v k0="$k0" -v k1="$k1" \
+        -v t0="$t0" -v t1="$t1" -v a0="$a0" -v a1="$a1" -v hz="$CLK_TCK" -v x="$xacts" -v bad="$bad" -v se="$sockerr" -v r="$round" -v m0="$m0" -v m1="$m1" -v k0="$k0" -v k1="$k1" -v i0="$i0" -v i1="$i1" \
         'BEGIN{ own = c ? (t1 - t0) * 1e6 / hz / c : 0; all = c ? (a1 - a0) * 1e6 / hz / c : 0;
           kb = (m0 == "-" || m1 == "-" || !c) ? "-" : sprintf("%.1f", (m1 - m0) / 1024 / c);
           split(k0, a); split(k1, b); kinds = "-";
           if (k0 != "-" && k1 != "-" && c) kinds = sprintf("%.0f / %.0f / %.0f / %.0f", (b[1] - a[1]) * 1e6 / hz / c,
             (b[2] - a[2]) * 1e6 / hz / c, (b[3] - a[3]) * 1e6 / hz / c, (b[4] - a[4]) * 1e6 / hz / c);
-          printf "| %s | %s | %s | %d | %s | %.0f | %.2f | %.2f | %.0f | %.0f | %s | %s | %s | %d |", e, n, p, r, c, c / s, p50 / 1000, p99 / 1000, own, all, kinds, kb, x, bad + se }')
+          split(i0, ia); split(i1, ib); io = c ? sprintf("%.1f / %.1f", (ib[1] - ia[1]) / c, (ib[2] - ia[2]) / c) : "-";
+          printf "| %s | %s | %s | %d | %s | %.0f | %.2f | %.2f | %.0f | %.0f | %s | %s | %s | %s | %d |", e, n, p, r, c, c / s, p50 / 1000, p99 / 1000, own, all, kinds, kb, io, x, bad + se }')
       echo "$row" >&2
       ROWS+=("$row")
     done
@@ -238,8 +242,8 @@ done
 {
   echo "peers side by side: $SQL, $SESSIONS sessions, sluice = ${JAR#$ROOT/}${SLUICE_JAR_B:+, sluice-b = $SLUICE_JAR_B}, warm-up $WARMUP, measured $DURATION, $ROUNDS round(s), $(date -u +%Y-%m-%dT%H:%MZ), checkout at $(git -C "$ROOT" rev-parse --short HEAD)"
   echo
-  echo "| engine | connections | server | round | calls | calls/s | p50 ms | p99 ms | CPU µs/call (process) | CPU µs/call (+children) | µs/call event loops / JIT / GC / other | KB allocated/call | server xacts/call | bad |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| engine | connections | server | round | calls | calls/s | p50 ms | p99 ms | CPU µs/call (process) | CPU µs/call (+children) | µs/call event loops / JIT / GC / other | KB allocated/call | read / write syscalls per call | server xacts/call | bad |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   printf '%s\n' "${ROWS[@]}"
 } | tee "$SUMMARY"
 echo "written to $SUMMARY" >&2

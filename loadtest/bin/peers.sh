@@ -13,7 +13,8 @@
 #      PEERS ("toolbox dbhub sluice"), SLUICE_POOL (4, Toolbox's pgx pool on 2 cores also has 4),
 #      GATEWAY_JAVA_OPTS, plus lib.sh's REBUILD / SLUICE_JAR / RESULTS.
 #      SLUICE_JAR_B=other.jar with PEERS="... sluice sluice-b" runs a second build of the gateway
-#      in the same alternation (before/after in one run).
+#      in the same alternation (before/after in one run); GATEWAY_JAVA_OPTS_B gives sluice-b its
+#      own JVM options (the same jar with another setting, when SLUICE_JAR_B is not set).
 source "$(dirname "$0")/lib.sh"
 
 CASES="${CASES:-pg:32 pg:1 sqlite:32 sqlite:1}"
@@ -86,10 +87,11 @@ start_peers() { # start_peers ENGINE
         "$NODE22" "$DBHUB_JS" --transport http --port "$DBHUB_PORT" --dsn "$dsn" >"$log" 2>&1 &
         PID[$p]=$!; URL[$p]="http://127.0.0.1:$DBHUB_PORT/mcp"; wait_port "$DBHUB_PORT" "${PID[$p]}" "$log" ;;
       sluice|sluice-b)
-        local cfg="$RESULTS/peers-$p-$engine.yaml" jar_a="$JAR"
+        local cfg="$RESULTS/peers-$p-$engine.yaml" jar_a="$JAR" opts_a="${GATEWAY_JAVA_OPTS:-}"
         if [[ "$p" == sluice-b ]]; then
-          [[ -n "${SLUICE_JAR_B:-}" ]] || { echo "sluice-b needs SLUICE_JAR_B" >&2; return 1; }
-          JAR="$SLUICE_JAR_B"
+          [[ -n "${SLUICE_JAR_B:-}${GATEWAY_JAVA_OPTS_B:-}" ]] || { echo "sluice-b needs SLUICE_JAR_B or GATEWAY_JAVA_OPTS_B" >&2; return 1; }
+          JAR="${SLUICE_JAR_B:-$JAR}"
+          GATEWAY_JAVA_OPTS="${GATEWAY_JAVA_OPTS_B:-$opts_a}"
         fi
         if [[ "$engine" == pg ]]; then
           echo "connections: [{id: bench, driver: postgres, url: \"$PG_URL\", pool_size: $SLUICE_POOL}]" >"$cfg"
@@ -97,7 +99,7 @@ start_peers() { # start_peers ENGINE
           echo "connections: [{id: bench, driver: sqlite, path: \"$SQLITE_FILE\", pool_size: $SLUICE_POOL}]" >"$cfg"
         fi
         start_gateway --config "$cfg"
-        JAR="$jar_a"
+        JAR="$jar_a"; GATEWAY_JAVA_OPTS="$opts_a"
         PID[$p]="$GW_PID"; URL[$p]="$GW_URL" ;;
     esac
   done

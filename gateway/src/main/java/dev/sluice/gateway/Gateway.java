@@ -145,7 +145,7 @@ public final class Gateway {
     String nodeId = cluster.resolvedNodeId();
     HazelcastClusterManager manager = new HazelcastClusterManager(HazelcastSetup.config(cluster));
     return Vertx.builder()
-        .with(new VertxOptions().setEventBusOptions(new io.vertx.core.eventbus.EventBusOptions()
+        .with(vertxOptions(config).setEventBusOptions(new io.vertx.core.eventbus.EventBusOptions()
             .setHost(cluster.host()).setPort(0)))
         .withClusterManager(manager)
         .buildClustered()
@@ -188,9 +188,13 @@ public final class Gateway {
     }
   }
 
+  private static VertxOptions vertxOptions(SluiceConfig config) {
+    return new VertxOptions().setEventLoopPoolSize(config.server().resolvedEventLoops());
+  }
+
   /** Starts a node on its own Vert.x instance. */
   public static Future<Gateway> start(SluiceConfig config) {
-    return start(config, Vertx.vertx(new VertxOptions()), true, null);
+    return start(config, Vertx.vertx(vertxOptions(config)), true, null);
   }
 
   /**

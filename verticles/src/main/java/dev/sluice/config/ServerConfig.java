@@ -16,6 +16,7 @@ import java.util.List;
  * @param slowCallMs tool.end is logged at warn past this duration
  * @param maxSessions open sessions allowed on this node before initialize answers 503
  * @param drainTimeoutMs on a graceful stop, how long in-flight calls may run on before they are cancelled
+ * @param eventLoops Vert.x event loops of a node that owns its Vert.x; 0: half the processors, at least one
  */
 public record ServerConfig(
     String host,
@@ -28,7 +29,8 @@ public record ServerConfig(
     int sseReplayEvents,
     long slowCallMs,
     int maxSessions,
-    long drainTimeoutMs) {
+    long drainTimeoutMs,
+    int eventLoops) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 7878;
@@ -39,26 +41,38 @@ public record ServerConfig(
   public static final long DEFAULT_SLOW_CALL_MS = 10_000;
   public static final int DEFAULT_MAX_SESSIONS = 20_000;
   public static final long DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+  /** Chosen per machine: {@link #resolvedEventLoops()}. */
+  public static final int AUTO_EVENT_LOOPS = 0;
 
   public static ServerConfig defaults() {
     return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, null, List.of(), List.of(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_TIMEOUT_MS, DEFAULT_SSE_REPLAY_EVENTS,
-        DEFAULT_SLOW_CALL_MS, DEFAULT_MAX_SESSIONS, DEFAULT_DRAIN_TIMEOUT_MS);
+        DEFAULT_SLOW_CALL_MS, DEFAULT_MAX_SESSIONS, DEFAULT_DRAIN_TIMEOUT_MS, AUTO_EVENT_LOOPS);
   }
 
   public ServerConfig withPort(int newPort) {
     return new ServerConfig(host, newPort, token, allowedHosts, allowedOrigins, maxBodyBytes,
-        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs);
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops);
   }
 
   public ServerConfig withToken(String newToken) {
     return new ServerConfig(host, port, newToken, allowedHosts, allowedOrigins, maxBodyBytes,
-        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs);
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops);
   }
 
   public ServerConfig withSessionIdleTimeoutMs(long ms) {
     return new ServerConfig(host, port, token, allowedHosts, allowedOrigins, maxBodyBytes,
-        ms, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs);
+        ms, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops);
+  }
+
+  /**
+   * The event loops to run: as configured, else half the processors (at least one). A call crosses
+   * from the HTTP verticle to its session's shard, the executor and back; on different loops each
+   * crossing wakes a thread, and on 2 cores one loop served a small PostgreSQL read with 0.55x the
+   * CPU and 0.6x the latency of four (docs/performance.md, "Event loops").
+   */
+  public int resolvedEventLoops() {
+    return eventLoops > 0 ? eventLoops : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
   }
 
   /** Records print every component; the token must never reach a log line. */
@@ -69,6 +83,6 @@ public record ServerConfig(
         + ", allowedHosts=" + allowedHosts + ", allowedOrigins=" + allowedOrigins
         + ", maxBodyBytes=" + maxBodyBytes + ", sessionIdleTimeoutMs=" + sessionIdleTimeoutMs
         + ", sseReplayEvents=" + sseReplayEvents + ", slowCallMs=" + slowCallMs
-        + ", maxSessions=" + maxSessions + ", drainTimeoutMs=" + drainTimeoutMs + "]";
+        + ", maxSessions=" + maxSessions + ", drainTimeoutMs=" + drainTimeoutMs + ", eventLoops=" + eventLoops + "]";
   }
 }

@@ -120,10 +120,19 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void eventLoopsAreHalfTheProcessorsUnlessSet() {
+    assertEquals(Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+        yaml("server:\n  port: 0\n", Map.of()).server().resolvedEventLoops());
+    assertEquals(3, yaml("server:\n  event_loops: 3\n", Map.of()).server().resolvedEventLoops());
+    assertEquals(5, yaml("", Map.of("SLUICE_SERVER_EVENT_LOOPS", "5")).server().resolvedEventLoops());
+    assertTrue(error("server:\n  event_loops: -1\n").startsWith("server.event_loops"), error("server:\n  event_loops: -1\n"));
+  }
+
+  @Test
   void unknownKeySuggestsTheRightOne() {
     assertEquals("server.prot: unknown key; did you mean port? (known keys here: host, port, token, allowed_hosts,"
         + " allowed_origins, max_body_bytes, session_idle_timeout_ms, sse_replay_events, slow_call_ms, max_sessions,"
-        + " drain_timeout_ms)",
+        + " drain_timeout_ms, event_loops)",
         error("server:\n  prot: 1\n"));
     assertTrue(error("connections:\n  - id: a\n    driver: sqlite\n    path: x\n    query_timeout: 5\n")
         .startsWith("connections[0].query_timeout: unknown key; did you mean query_timeout_ms?"));

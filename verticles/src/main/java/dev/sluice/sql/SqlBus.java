@@ -28,7 +28,9 @@ import io.vertx.core.json.JsonObject;
  * JSON body).
  *
  * <p>While running, the executor may send progress to {@code progressAddress}: {@code {queryId,
- * stage: "validating"|"executing"|"fetching", rows?, message}}.
+ * stage: "validating"|"executing"|"fetching", rows?, message}}; "validating" only when the
+ * executor analyses the statement itself (a request carrying its analysis was validated by its
+ * sender).
  *
  * <h2>cancel — {@link #cancel(Driver)}</h2>
  *

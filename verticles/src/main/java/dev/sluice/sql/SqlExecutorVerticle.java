@@ -100,7 +100,10 @@ public final class SqlExecutorVerticle extends VerticleBase {
     long received = System.nanoTime();
     ConnectionConfig cfg = config(req.connectionId());
     String queryId = req.queryId() == null || req.queryId().isBlank() ? UUID.randomUUID().toString() : req.queryId();
-    progress(req, queryId, "validating", null);
+    if (req.analysis() == null) {
+      // a request that brings its analysis was validated by its sender, which reports that stage
+      progress(req, queryId, "validating", null);
+    }
     if (req.sql() == null || req.sql().isBlank()) {
       throw new SqlError(ErrorType.INVALID_ARGUMENT, "sql is required");
     }

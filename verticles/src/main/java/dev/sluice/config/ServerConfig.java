@@ -69,7 +69,7 @@ public record ServerConfig(
    * The event loops to run: as configured, else half the processors (at least one). A call crosses
    * from the HTTP verticle to its session's shard, the executor and back; on different loops each
    * crossing wakes a thread, and on 2 cores one loop served a small PostgreSQL read with 0.55x the
-   * CPU and 0.6x the latency of four (docs/performance.md, "Event loops").
+   * CPU and 0.6x the latency of two (docs/performance.md).
    */
   public int resolvedEventLoops() {
     return eventLoops > 0 ? eventLoops : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);

@@ -57,7 +57,6 @@ final class SqliteWorker {
       cmd.add(SqliteWorkerMain.MARKER + db);
       cmd.add("-Xmx" + heap);
       cmd.add("-XX:+UseSerialGC");
-      cmd.add("-XX:TieredStopAtLevel=1");
       cmd.add("-Xshare:auto");
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));

@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,20 +22,12 @@ class FlatArgsCheckTest {
       10_000, 10_001, 1_000_001, Long.MAX_VALUE, Long.MIN_VALUE, 5.0, 0.5, true, false, new JsonObject(),
       new JsonArray().add("x"), "orders", "last 30 days", "table", "column");
 
-  private static List<String> toolNames() throws Exception {
-    Path dir = Path.of(ToolSpec.class.getClassLoader().getResource(ToolSpec.RESOURCE_DIR).toURI());
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".yaml"))
-          .map(f -> f.substring(0, f.length() - ".yaml".length())).sorted().toList();
-    }
-  }
-
   @Test
   void neverSaysValidWhereTheValidatorDoesNot() throws Exception {
     int checked = 0;
     int quickYes = 0;
     List<String> wrong = new ArrayList<>();
-    for (String name : toolNames()) {
+    for (String name : ToolSpecFilesTest.names()) {
       JsonObject schema = ToolSpec.resource(name).inputSchema();
       FlatArgsCheck check = FlatArgsCheck.of(schema);
       if (check == null) {

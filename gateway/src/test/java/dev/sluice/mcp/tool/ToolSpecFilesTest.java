@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /** Every tool definition kept as data (src/main/resources/tools/*.yaml), checked at build time. */
 class ToolSpecFilesTest {
 
-  private static List<String> names() throws Exception {
+  /** Every tool defined under src/main/resources/tools/, by name. */
+  static List<String> names() throws Exception {
     Path dir = Path.of(ToolSpec.class.getClassLoader().getResource(ToolSpec.RESOURCE_DIR).toURI());
     try (Stream<Path> files = Files.list(dir)) {
       return files.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".yaml"))

@@ -124,8 +124,18 @@ try {
   summary.agentResult = outcome.r;
   await page.getByRole('status').filter({ hasText: 'Cancelled' }).waitFor({ timeout: STEP_MS });
   await page.locator('#h-history').scrollIntoViewIfNeeded();
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await page.locator('#history tbody tr', { hasText: 'cancelled' }).first().waitFor({ timeout: STEP_MS });
+  // the history is read from the audit files, which the writer fills in batches (audit.flush_ms):
+  // the record may land after the first look, so look again as an operator would
+  const cancelledRow = page.locator('#history tbody tr', { hasText: 'cancelled' }).first();
+  for (const deadline = Date.now() + STEP_MS; ;) {
+    await page.getByRole('button', { name: 'Apply' }).click();
+    try {
+      await cancelledRow.waitFor({ timeout: 1_000 });
+      break;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+    }
+  }
   // the charts come over the same stream every 5 s: wait for one that counts the cancelled call
   await page.waitForFunction(() => Number(document.querySelector('#chart-calls').dataset.total || 0) >= 1, null,
     { timeout: STEP_MS });

@@ -15,6 +15,8 @@
 #      SLUICE_JAR_B=other.jar with PEERS="... sluice sluice-b" runs a second build of the gateway
 #      in the same alternation (before/after in one run); GATEWAY_JAVA_OPTS_B gives sluice-b its
 #      own JVM options (the same jar with another setting, when SLUICE_JAR_B is not set).
+#      SLUICE_CONN_EXTRA / SLUICE_CONN_EXTRA_B: more keys for the bench connection's YAML mapping
+#      of sluice / sluice-b, e.g. SLUICE_CONN_EXTRA_B='queue: {order: fifo}'.
 source "$(dirname "$0")/lib.sh"
 
 CASES="${CASES:-pg:32 pg:1 sqlite:32 sqlite:1}"
@@ -88,15 +90,18 @@ start_peers() { # start_peers ENGINE
         PID[$p]=$!; URL[$p]="http://127.0.0.1:$DBHUB_PORT/mcp"; wait_port "$DBHUB_PORT" "${PID[$p]}" "$log" ;;
       sluice|sluice-b)
         local cfg="$RESULTS/peers-$p-$engine.yaml" jar_a="$JAR" opts_a="${GATEWAY_JAVA_OPTS:-}"
+        local extra="${SLUICE_CONN_EXTRA:-}"
         if [[ "$p" == sluice-b ]]; then
-          [[ -n "${SLUICE_JAR_B:-}${GATEWAY_JAVA_OPTS_B:-}" ]] || { echo "sluice-b needs SLUICE_JAR_B or GATEWAY_JAVA_OPTS_B" >&2; return 1; }
+          [[ -n "${SLUICE_JAR_B:-}${GATEWAY_JAVA_OPTS_B:-}${SLUICE_CONN_EXTRA_B:-}" ]] \
+            || { echo "sluice-b needs SLUICE_JAR_B, GATEWAY_JAVA_OPTS_B or SLUICE_CONN_EXTRA_B" >&2; return 1; }
           JAR="${SLUICE_JAR_B:-$JAR}"
           GATEWAY_JAVA_OPTS="${GATEWAY_JAVA_OPTS_B:-$opts_a}"
+          extra="${SLUICE_CONN_EXTRA_B:-$extra}"
         fi
         if [[ "$engine" == pg ]]; then
-          echo "connections: [{id: bench, driver: postgres, url: \"$PG_URL\", pool_size: $SLUICE_POOL}]" >"$cfg"
+          echo "connections: [{id: bench, driver: postgres, url: \"$PG_URL\", pool_size: $SLUICE_POOL${extra:+, $extra}}]" >"$cfg"
         else
-          echo "connections: [{id: bench, driver: sqlite, path: \"$SQLITE_FILE\", pool_size: $SLUICE_POOL}]" >"$cfg"
+          echo "connections: [{id: bench, driver: sqlite, path: \"$SQLITE_FILE\", pool_size: $SLUICE_POOL${extra:+, $extra}}]" >"$cfg"
         fi
         start_gateway --config "$cfg"
         JAR="$jar_a"; GATEWAY_JAVA_OPTS="$opts_a"

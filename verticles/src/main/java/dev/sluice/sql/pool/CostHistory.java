@@ -14,6 +14,12 @@ final class CostHistory {
   static final int MAX_KEYS = 1_024;
   /** Weight of the newest sample: a plan that changed shows within a handful of calls. */
   private static final double ALPHA = 0.3;
+  /**
+   * One sample counts as at most this many times the expectation: a call stretched by a collector
+   * pause or a busy event loop moves the expectation a little, while a plan that really got slower
+   * still shows within about ten calls (the expectation nearly doubles with each).
+   */
+  private static final double MAX_STEP = 4;
   /** The pool-wide mean moves slowly so one outlier does not reclassify every new statement. */
   private static final double POOL_ALPHA = 0.05;
 
@@ -36,7 +42,7 @@ final class CostHistory {
 
   void record(String key, double elapsedMs) {
     double ms = Math.max(0, elapsedMs);
-    byKey.merge(key, ms, (old, x) -> old + ALPHA * (x - old));
+    byKey.merge(key, ms, (old, x) -> old + ALPHA * (Math.min(x, old * MAX_STEP) - old));
     poolMean += POOL_ALPHA * (ms - poolMean);
   }
 }

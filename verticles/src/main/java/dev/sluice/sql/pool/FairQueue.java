@@ -17,9 +17,11 @@ import java.util.concurrent.TimeUnit;
  * <p>Fair order is weighted fair queuing on two levels, charged in expected engine time: the
  * principal whose weighted service would end first counting the call goes next, and within it the
  * session whose service would. A call's charge is its expected cost (the {@link CostHistory} of its
- * fingerprint), corrected by the real elapsed time when it ends, so a principal's share of the
+ * fingerprint), corrected by the real elapsed time when it ends unless it was expected short and
+ * stayed short (see {@link #finished}), so a principal's share of the
  * pool's time follows its weight however many sessions it opens, and a cheap call passes queued
- * expensive ones (it is charged little, and at equal standing the cheaper call goes first). A
+ * expensive ones (it is charged little, so it finishes its round first). Standings closer than
+ * {@link #TOLERANCE_MS} count as equal and go in arrival order. A
  * principal or session that comes back after a pause starts at the current virtual time: idle
  * time earns no credit to flood with later.
  *
@@ -72,6 +74,9 @@ public final class FairQueue<T> {
     double sessionClock;
     int waiting;
     double waitingCostMs;
+    /** Scratch of {@link #nextFair}: the least session finish, and the principal's own finish. */
+    double leastSession;
+    double finish;
     final Map<String, Flow<T>> sessions = new LinkedHashMap<>();
     /** Sessions not waiting keep their standing for a while, bounded. */
     PrincipalFlow(int weight) {
@@ -93,6 +98,8 @@ public final class FairQueue<T> {
    */
   static final long RESERVE_HOLD_MS = 60_000;
   static final int MAX_IDLE_SESSIONS = 4_096;
+  /** Virtual finishes closer than this are equal standing; see {@link #nextFair}. */
+  static final double TOLERANCE_MS = 10;
   static final int MAX_IDLE_PRINCIPALS = 4_096;
 
   private final String connectionId;
@@ -241,14 +248,22 @@ public final class FairQueue<T> {
     return e;
   }
 
-  /** A call that ran ended after {@code engineMs}: learn its cost, charge the difference. */
+  /**
+   * A call that ran ended after {@code engineMs}: learn its cost, and charge the difference from
+   * what it was charged when it started unless the call was expected short and was short. A short
+   * call's deviation is mostly scheduling noise (a collector pause, a busy event loop) that hit
+   * every call running at that moment; charged to the few sessions it happened to land on, each
+   * would wait until every other session had caught up with it, which with many sessions is tens
+   * of rounds for a pause of a few milliseconds. A call that turned out long is charged in full.
+   */
   public void finished(Entry<T> e, double engineMs) {
     running--;
     if (e.heavy) {
       runningHeavy--;
     }
     history.record(e.caller.costKey(), engineMs);
-    if (policy.order() == QueuePolicy.Order.FAIR) {
+    boolean noise = !e.heavy && engineMs < policy.shortMs();
+    if (policy.order() == QueuePolicy.Order.FAIR && !noise) {
       PrincipalFlow<T> p = principals.get(e.caller.principal());
       if (p != null) {
         double delta = engineMs - e.expectedMs;
@@ -277,24 +292,52 @@ public final class FairQueue<T> {
   /**
    * The principal whose service would end first counting this call (its pass plus the call's
    * weighted expected cost: the virtual finish of weighted fair queuing), then within it the
-   * session whose would; at equal finish the cheaper call, then the older. Ordering by finish
-   * rather than by start is what lets a short call pass long ones of sessions that are no further
-   * behind: it finishes a round long before they do.
+   * session whose would. Ordering by finish rather than by start is what lets a short call pass
+   * long ones of sessions that are no further behind: it finishes a round long before they do.
+   *
+   * <p>Finishes within {@link #TOLERANCE_MS} of the least count as equal, and among those the
+   * oldest call goes first. Without it, sessions at nearly equal standing (the common case: many
+   * agents running small statements) were served in whatever order their fractions of a
+   * millisecond fell, and a call of a session one call ahead was passed by every newer call of the
+   * others until they had caught up; under a steady load that made the queue's wait tail several
+   * times longer than arrival order's. A principal or session gets at most the tolerance more
+   * than its share before others pass it; shares over time are unchanged.
    */
   private Entry<T> nextFair(boolean heavyAllowed) {
-    PrincipalFlow<T> bestP = null;
-    Flow<T> bestS = null;
-    Entry<T> best = null;
+    // each principal's standing: the least session finish, then its own finish with the cheapest
+    // call among the sessions at that standing
+    double leastPrincipal = Double.POSITIVE_INFINITY;
     for (PrincipalFlow<T> p : principals.values()) {
+      p.leastSession = Double.POSITIVE_INFINITY;
+      p.finish = Double.POSITIVE_INFINITY;
       if (p.waiting == 0) {
         continue;
       }
       for (Flow<T> s : p.sessions.values()) {
-        Entry<T> head = s.entries.peekFirst();
-        if (head == null || !heavyAllowed && head.heavy) {
-          continue;
+        Entry<T> head = servable(s, heavyAllowed);
+        if (head != null) {
+          p.leastSession = Math.min(p.leastSession, s.pass + head.expectedMs);
         }
-        if (best == null || before(p, s, head, bestP, bestS, best)) {
+      }
+      for (Flow<T> s : p.sessions.values()) {
+        Entry<T> head = servable(s, heavyAllowed);
+        if (head != null && s.pass + head.expectedMs <= p.leastSession + TOLERANCE_MS) {
+          p.finish = Math.min(p.finish, p.pass + head.expectedMs / p.weight);
+        }
+      }
+      leastPrincipal = Math.min(leastPrincipal, p.finish);
+    }
+    PrincipalFlow<T> bestP = null;
+    Flow<T> bestS = null;
+    Entry<T> best = null;
+    for (PrincipalFlow<T> p : principals.values()) {
+      if (p.finish > leastPrincipal + TOLERANCE_MS) {
+        continue;
+      }
+      for (Flow<T> s : p.sessions.values()) {
+        Entry<T> head = servable(s, heavyAllowed);
+        if (head != null && s.pass + head.expectedMs <= p.leastSession + TOLERANCE_MS
+            && (best == null || head.seq < best.seq)) {
           bestP = p;
           bestS = s;
           best = head;
@@ -317,21 +360,9 @@ public final class FairQueue<T> {
     return best;
   }
 
-  private static <T> boolean before(PrincipalFlow<T> p, Flow<T> s, Entry<T> e, PrincipalFlow<T> bp, Flow<T> bs,
-      Entry<T> b) {
-    if (p != bp) {
-      double f = p.pass + e.expectedMs / p.weight;
-      double bf = bp.pass + b.expectedMs / bp.weight;
-      if (f != bf) {
-        return f < bf;
-      }
-    } else if (s.pass + e.expectedMs != bs.pass + b.expectedMs) {
-      return s.pass + e.expectedMs < bs.pass + b.expectedMs;
-    }
-    if (e.expectedMs != b.expectedMs) {
-      return e.expectedMs < b.expectedMs;
-    }
-    return e.seq < b.seq;
+  private static <T> Entry<T> servable(Flow<T> s, boolean heavyAllowed) {
+    Entry<T> head = s.entries.peekFirst();
+    return head == null || !heavyAllowed && head.heavy ? null : head;
   }
 
   private void left(PrincipalFlow<T> p, Entry<T> e) {

@@ -1,12 +1,12 @@
 package dev.sluice.audit;
 
+import dev.sluice.bus.JsonBytes;
 import dev.sluice.config.AuditConfig;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -41,6 +41,8 @@ public final class AuditTrail implements AutoCloseable {
   private final Thread writer;
   private volatile long lastDropLog;
   private FileChannel file;
+  /** The writer thread's scratch for one encoded record. */
+  private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(1_024);
   private Path path;
   private LocalDate day;
   private int index;
@@ -175,14 +177,16 @@ public final class AuditTrail implements AutoCloseable {
   private void write(List<JsonObject> batch) throws IOException {
     java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream(batch.size() * 300);
     for (JsonObject r : batch) {
-      byte[] line = (r.encode() + "\n").getBytes(StandardCharsets.UTF_8);
+      line.reset();
+      JsonBytes.write(r, line);
+      line.write('\n');
       LocalDate today = LocalDate.now(ZoneOffset.UTC);
-      boolean full = size + pending.size() > 0 && size + pending.size() + line.length > config.maxFileBytes();
+      boolean full = size + pending.size() > 0 && size + pending.size() + line.size() > config.maxFileBytes();
       if (file == null || !today.equals(day) || full) {
         flush(pending);
         rotate(today, full && today.equals(day));
       }
-      pending.write(line);
+      line.writeTo(pending);
     }
     flush(pending);
     written.addAndGet(batch.size());

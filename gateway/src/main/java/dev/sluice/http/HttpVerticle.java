@@ -4,6 +4,7 @@ import dev.sluice.access.Principals;
 import dev.sluice.audit.AuditRecords;
 import dev.sluice.audit.AuditTrail;
 import dev.sluice.bus.ByReferenceJson;
+import dev.sluice.bus.JsonBytes;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.McpBus;
@@ -22,7 +23,6 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -168,10 +168,10 @@ public final class HttpVerticle extends VerticleBase {
     }
     Object parsed;
     try {
-      parsed = Json.decodeValue(ctx.body().buffer());
+      parsed = JsonBytes.decode(ctx.body().buffer());
     } catch (DecodeException | NullPointerException e) {
       TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "parse", "POST body is not valid JSON");
-      jsonError(ctx, 400, JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: body is not valid JSON"));
+      answerJson(ctx, 400, JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: body is not valid JSON"));
       return;
     }
     if (JsonRpc.kind(parsed) != JsonRpc.Kind.INVALID && StatelessPost.applies(req, parsed)) {
@@ -188,7 +188,7 @@ public final class HttpVerticle extends VerticleBase {
     JsonArray messages = batch ? (JsonArray) parsed : new JsonArray().add(parsed);
     if (messages.isEmpty()) {
       TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "invalid_request", "empty JSON-RPC batch");
-      jsonError(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Invalid Request: empty batch"));
+      answerJson(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Invalid Request: empty batch"));
       return;
     }
     boolean hasToolCall = false;
@@ -196,7 +196,7 @@ public final class HttpVerticle extends VerticleBase {
       if (JsonRpc.kind(m) == JsonRpc.Kind.INVALID) {
         TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "invalid_request",
             "not a JSON-RPC 2.0 request, notification or response");
-        jsonError(ctx, 400, JsonRpc.error(JsonRpc.idOf(m), JsonRpc.INVALID_REQUEST,
+        answerJson(ctx, 400, JsonRpc.error(JsonRpc.idOf(m), JsonRpc.INVALID_REQUEST,
             "Invalid Request: not a JSON-RPC 2.0 request, notification or response"));
         return;
       }
@@ -207,7 +207,7 @@ public final class HttpVerticle extends VerticleBase {
     if (sid == null && draining.getAsBoolean()) {
       // sessions already open here are served to the end; new ones belong on another node
       ctx.response().putHeader("Retry-After", "1");
-      jsonError(ctx, 503, JsonRpc.error(JsonRpc.idOf(messages.getValue(0)), -32000,
+      answerJson(ctx, 503, JsonRpc.error(JsonRpc.idOf(messages.getValue(0)), -32000,
           "This node is draining (shutting down) and takes no new sessions; retry, and the load balancer "
               + "sends you to another node"));
       return;
@@ -217,7 +217,7 @@ public final class HttpVerticle extends VerticleBase {
     } else {
       McpBus.Route route = McpBus.route(sid);
       if (route == null || goneNodes.contains(route.nodeId())) {
-        jsonError(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
+        answerJson(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
         return;
       }
       address = route.address();
@@ -268,7 +268,7 @@ public final class HttpVerticle extends VerticleBase {
       metrics.httpRequest("POST", 202);
       res.setStatusCode(202).end();
     } else if (reply.getValue("body") != null) {
-      jsonError(ctx, status, reply.getValue("body"));
+      answerJson(ctx, status, reply.getValue("body"));
     } else {
       reject(ctx, new TransportRules.Rejection(status, reply.getString("error", "error")), null);
     }
@@ -344,13 +344,13 @@ public final class HttpVerticle extends VerticleBase {
   private McpBus.Route sessionRoute(RoutingContext ctx) {
     String sid = ctx.request().getHeader("Mcp-Session-Id");
     if (sid == null) {
-      jsonError(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
+      answerJson(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
           "Bad Request: Mcp-Session-Id header is required"));
       return null;
     }
     McpBus.Route route = McpBus.route(sid);
     if (route == null || goneNodes.contains(route.nodeId())) {
-      jsonError(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
+      answerJson(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
       return null;
     }
     return route;
@@ -421,7 +421,7 @@ public final class HttpVerticle extends VerticleBase {
       if (f.ownerNode().equals(deadNode) && (f.streamId() == null || !relays.containsKey(f.streamId()))) {
         forwards.remove(e.getKey());
         dropStream(f.streamId());
-        jsonError(f.ctx(), 404, JsonRpc.error(null, -32001, "Session not found: the node that held it left "
+        answerJson(f.ctx(), 404, JsonRpc.error(null, -32001, "Session not found: the node that held it left "
             + "the cluster; initialize a new session"));
       }
     }
@@ -501,9 +501,9 @@ public final class HttpVerticle extends VerticleBase {
     TransportLog.error("http", ctx.request().getHeader("Mcp-Session-Id"), "bus", err.toString());
     if (err instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
       // the owner node of this session is gone: the client re-initializes (transport spec)
-      jsonError(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
+      answerJson(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
     } else {
-      jsonError(ctx, 500, JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "Internal error"));
+      answerJson(ctx, 500, JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "Internal error"));
     }
   }
 
@@ -512,19 +512,19 @@ public final class HttpVerticle extends VerticleBase {
       return;
     }
     if (shardReply.getValue("body") != null) {
-      jsonError(ctx, status, shardReply.getValue("body"));
+      answerJson(ctx, status, shardReply.getValue("body"));
     } else {
       reject(ctx, new TransportRules.Rejection(status, shardReply.getString("error", "error")), null);
     }
   }
 
-  private void jsonError(RoutingContext ctx, int status, Object body) {
+  private void answerJson(RoutingContext ctx, int status, Object body) {
     if (ctx.response().ended() || ctx.response().closed()) {
       return;
     }
     metrics.httpRequest(ctx.request().method().name(), status);
     ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-        .end(Json.encode(body));
+        .end(JsonBytes.buffer(body));
   }
 
   private void reject(RoutingContext ctx, TransportRules.Rejection r, String allow) {
@@ -539,7 +539,7 @@ public final class HttpVerticle extends VerticleBase {
       audit.record(AuditRecords.refused(nodeId, ctx.request().method().name(), ctx.request().path(),
           String.valueOf(ctx.request().remoteAddress()), r.status(), r.message()));
     }
-    jsonError(ctx, r.status(), JsonRpc.error(null, r.status() == 400 ? JsonRpc.INVALID_REQUEST : -32000,
+    answerJson(ctx, r.status(), JsonRpc.error(null, r.status() == 400 ? JsonRpc.INVALID_REQUEST : -32000,
         r.message()));
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.http;
 
+import dev.sluice.bus.JsonBytes;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.ProtocolRevision;
 import dev.sluice.mcp.stateless.Envelope;
@@ -9,7 +10,6 @@ import dev.sluice.observability.TransportLog;
 import io.vertx.core.Context;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
@@ -183,7 +183,7 @@ final class StatelessPost {
       return;
     }
     metrics.httpRequest("POST", status);
-    res.setStatusCode(status).putHeader("Content-Type", "application/json").end(Json.encode(body));
+    res.setStatusCode(status).putHeader("Content-Type", "application/json").end(JsonBytes.buffer(body));
   }
 
   private static JsonObject first(JsonObject... problems) {

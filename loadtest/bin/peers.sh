@@ -15,6 +15,7 @@
 #      SLUICE_JAR_B=other.jar with PEERS="... sluice sluice-b" runs a second build of the gateway
 #      in the same alternation (before/after in one run); GATEWAY_JAVA_OPTS_B gives sluice-b its
 #      own JVM options (the same jar with another setting, when SLUICE_JAR_B is not set).
+#      METRICS_DUMP=1 saves Sluice's /metrics after each measured run (results/metrics-*.txt).
 #      SLUICE_CONN_EXTRA / SLUICE_CONN_EXTRA_B: more keys for the bench connection's YAML mapping
 #      of sluice / sluice-b, e.g. SLUICE_CONN_EXTRA_B='queue: {order: fifo}'.
 source "$(dirname "$0")/lib.sh"
@@ -217,6 +218,9 @@ for case in $CASES; do
       m0=$(alloc_bytes "$p"); k0=$(thread_ticks "$p" "$pid"); i0=$(sys_io "$pid")
       out="$(run_wrk "$p" "$conns" "$DURATION")"
       t1=$(own_ticks "$pid"); a1=$(cpu_ticks "$pid"); m1=$(alloc_bytes "$p"); k1=$(thread_ticks "$p" "$pid"); i1=$(sys_io "$pid")
+      if [[ -n "${METRICS_DUMP:-}" && "$p" == sluice* ]]; then
+        curl -s "${URL[$p]%/mcp}/metrics" >"$RESULTS/metrics-$p-$engine-$conns-$round.txt"
+      fi
       line="$(grep '^RESULT' <<<"$out")"
       grep '^FIRST_BAD' <<<"$out" >&2 || true
       calls=$(sed -E 's/.*calls=([0-9]+).*/\1/' <<<"$line")

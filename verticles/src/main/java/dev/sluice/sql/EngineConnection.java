@@ -1,5 +1,6 @@
 package dev.sluice.sql;
 
+import dev.sluice.sql.analysis.AnalysedStatement;
 import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.pool.Caller;
 import io.vertx.core.Future;
@@ -43,7 +44,9 @@ public interface EngineConnection {
    * @param params an approved query's values for its {@code #{name}} placeholders, or null
    * @param onRows called with the row count as rows stream in (progress)
    * @param caller whose call it is, for the order of the wait queue
+   * @param guarded the analysis the guard passed {@code sql} with; null when the connection runs
+   *     unguarded (then nothing may be concluded from it)
    */
   record Job(String queryId, SqlRequest.Mode mode, StatementKind kind, String sql, JsonObject params, int maxRows,
-      long timeoutMs, boolean analyze, int floatDigits, IntConsumer onRows, Caller caller) {}
+      long timeoutMs, boolean analyze, int floatDigits, IntConsumer onRows, Caller caller, AnalysedStatement guarded) {}
 }

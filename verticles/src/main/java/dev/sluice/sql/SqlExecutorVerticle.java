@@ -119,7 +119,8 @@ public final class SqlExecutorVerticle extends VerticleBase {
       EngineConnection.Job job = new EngineConnection.Job(queryId, req.mode(), a.kind(), text, req.params(),
           maxRows(req, cfg), timeoutMs(req, cfg), req.analyze(), req.floatDigits() == null ? 12 : req.floatDigits(),
           rows -> progress(req, queryId, "fetching", rows),
-          new Caller(req.principal(), req.sessionId(), req.mode().wireName() + " " + a.fingerprint()));
+          new Caller(req.principal(), req.sessionId(), req.mode().wireName() + " " + a.fingerprint()),
+          guardOff ? null : a);
       running.put(queryId, conn);
       progress(req, queryId, "executing", null);
       long started = System.nanoTime();

@@ -5,6 +5,7 @@ import dev.sluice.sql.ConnectTarget;
 import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
+import dev.sluice.sql.analysis.AnalysedStatement;
 import dev.sluice.sql.pool.PooledEngine;
 import dev.sluice.sql.result.ValueFormat;
 import dev.sluice.sql.tls.DatabaseTls;
@@ -43,13 +44,16 @@ import java.util.regex.Pattern;
 /**
  * PostgreSQL on the Vert.x PG client: read-only sessions with {@code statement_timeout}, every
  * statement on the extended protocol (one statement per Parse), cancel requests, SQLSTATE
- * mapping, JSON plans, and a session reset after every call.
+ * mapping, JSON plans, and a session reset after every call that may have left anything on the
+ * session.
  *
  * <p>A small read with the connection's own deadline takes one round trip: the session is read
- * only with that deadline from its startup parameters (and the reset puts both back after every
- * call), so the statement needs no transaction of its own; its Bind/Execute with a row limit and
- * the reset go out together, and the statement comes from the connection's prepared-statement
- * cache, so no Parse waits in front of them after the first call of the same SQL.
+ * only with that deadline from its startup parameters (and the reset puts both back after any
+ * call that could have changed them), so the statement needs no transaction of its own; its
+ * Bind/Execute with a row limit and the reset go out together, and the statement comes from the
+ * connection's prepared-statement cache, so no Parse waits in front of them after the first call
+ * of the same SQL. A read that cannot have changed the session ({@link SessionNeutralReads}: plain
+ * tables, allow-listed functions, no casts) goes alone: one transaction per call instead of three.
  */
 final class PgAdapter extends PooledEngine {
 
@@ -71,6 +75,9 @@ final class PgAdapter extends PooledEngine {
    * call, most of the whole reset's cost (pgbench, 2026-11-28: reset 160 µs with it, 109 without).
    */
   static final String SQL_PREPARED = "SELECT name FROM pg_prepared_statements WHERE from_sql";
+
+  /** Which reads may go without the reset (PostgreSQL's catalog tells, cached per name). */
+  private final SessionNeutralReads neutralReads = new SessionNeutralReads();
 
   PgAdapter(Vertx vertx, ConnectionConfig cfg) {
     super(vertx, cfg);
@@ -122,14 +129,15 @@ final class PgAdapter extends PooledEngine {
 
   /**
    * Parse (only for SQL not yet in the connection's statement cache), Bind, Execute with a row
-   * limit, Sync, then the reset: all written before any answer arrives. The public API has no
+   * limit, Sync, then the reset unless the read is session-neutral (and, for names whose standing
+   * is not known, the catalog look-up): all written before any answer arrives. The public API has no
    * row-limited execute without a prepared statement and a cursor (a Parse round trip first), so
    * this schedules the driver's own extended-query command, as its cursor does, on the unnamed
    * portal. The limit stops the server after {@code rows} rows; the Sync ends the implicit
    * transaction and the portal with it.
    */
   @Override
-  public Future<Rows> readInOneTrip(Lease lease, String sql, int rows) {
+  public Future<Rows> readInOneTrip(Lease lease, String sql, int rows, AnalysedStatement guarded) {
     List<Row> kept = new ArrayList<>();
     List<List<ColumnDescriptor>> columns = new ArrayList<>(1);
     QueryResultHandler<List<Row>> described = new QueryResultHandler<>() {
@@ -149,9 +157,26 @@ final class PgAdapter extends PooledEngine {
     Promise<Boolean> read = ((ContextInternal) vertx.getOrCreateContext()).promise();
     // one group, one flush: the statement and the reset leave in a single socket write (three
     // separate schedules were three writes, about a sixth of the event loops' time under load)
+    long now = System.currentTimeMillis();
+    boolean neutral = neutralReads.neutral(guarded, now);
+    List<String> lookUps = neutral ? List.of() : neutralReads.toLookUp(guarded, now);
     ((SqlClientInternal) lease.conn()).group(flight -> {
       ((CommandScheduler) flight).schedule(command, read);
-      lease.bare().reset = resetSession(flight, lease.conn());
+      if (neutral) {
+        lease.bare().reset = Future.succeededFuture();
+        return;
+      }
+      List<Future<?>> after = new ArrayList<>();
+      after.add(resetSession(flight, lease.conn()));
+      // what the catalog says of the names read, behind the reset: no round trip of its own
+      for (String name : lookUps) {
+        after.add(flight.preparedQuery(SessionNeutralReads.LOOK_UP).execute(Tuple.of(name))
+            .andThen(ar -> neutralReads.learned(name, ar.failed() ? Boolean.FALSE
+                : ar.result().size() == 0 ? null : ar.result().iterator().next().getBoolean(0),
+                System.currentTimeMillis()))
+            .otherwiseEmpty());
+      }
+      lease.bare().reset = Future.all(after).mapEmpty();
     });
     return read.future().map(suspended -> new Rows(columns.isEmpty() ? null : columns.get(0), kept));
   }

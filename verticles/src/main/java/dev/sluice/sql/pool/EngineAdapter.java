@@ -2,6 +2,7 @@ package dev.sluice.sql.pool;
 
 import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlError;
+import dev.sluice.sql.analysis.AnalysedStatement;
 import dev.sluice.sql.analysis.StatementKind;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -54,8 +55,10 @@ public interface EngineAdapter {
    * A bare lease's read in one network round trip: the statement with a row limit of {@code rows}
    * (no second fetch: the implicit transaction, and the portal with it, ends with the statement)
    * and the session reset written right behind it; {@link Bare#reset} is that reset's outcome.
+   * {@code guarded} is the statement's analysis (null when unguarded): an engine may leave the
+   * reset out for a statement that cannot have left anything on the session.
    */
-  default Future<Rows> readInOneTrip(Lease lease, String sql, int rows) {
+  default Future<Rows> readInOneTrip(Lease lease, String sql, int rows, AnalysedStatement guarded) {
     return Future.failedFuture(new IllegalStateException("no one-trip reads on this engine"));
   }
 

@@ -135,7 +135,7 @@ public final class PooledExecution implements EngineConnection {
 
   private Future<JsonObject> read(EngineAdapter.Lease lease, Job job, ResultCollector collector) {
     if (lease.bare() != null) {
-      return engine.readInOneTrip(lease, job.sql(), job.maxRows() + 1).map(collector::collect);
+      return engine.readInOneTrip(lease, job.sql(), job.maxRows() + 1, job.guarded()).map(collector::collect);
     }
     if (job.params() != null) {
       // typed binding by SQL Client Templates (extended protocol): #{name} becomes $n / ?, never spliced

@@ -116,6 +116,41 @@ class PgExecutorTest extends EngineExecutorContract {
   }
 
   /**
+   * A read that cannot change the session (plain tables, allow-listed functions, no casts) goes
+   * without the reset behind it; one that can keeps it. The pooled backend's last statement in
+   * pg_stat_activity tells which: the read itself, or the reset's look-up behind it. The trap is
+   * a view whose function sets search_path for the session: read through it, the next call on the
+   * same connection must still find the default.
+   */
+  @Test
+  void onlyReadsThatCannotChangeTheSessionGoWithoutTheReset() throws Exception {
+    exec("CREATE FUNCTION " + table("trap") + "() RETURNS int LANGUAGE plpgsql AS $$ BEGIN"
+        + " PERFORM set_config('search_path', 'pg_catalog', false); RETURN 1; END $$");
+    exec("CREATE VIEW " + table("trapview") + " AS SELECT " + table("trap") + "() AS x");
+    deploy(config("neutral", 30_000, 1, 8));
+    String plain = "SELECT pg_backend_pid() AS pid, count(*) AS n FROM " + table("customers");
+    ok(q("neutral", plain, 5)); // the first read of the table looks it up in the catalog
+    long pid = Long.parseLong(String.valueOf(ok(q("neutral", plain, 5)).getJsonArray("rows").getJsonArray(0).getValue(0)));
+    assertEquals(plain, lastStatement(pid), "a neutral read is the backend's last statement: no reset behind it");
+
+    String cast = "SELECT pg_backend_pid() AS pid, count(*)::text AS n FROM " + table("customers");
+    ok(q("neutral", cast, 5));
+    assertEquals(PgAdapter.SQL_PREPARED, lastStatement(pid), "a cast may run a domain's check: reset");
+
+    for (int i = 0; i < 2; i++) {
+      assertEquals(1, ok(q("neutral", "SELECT x FROM " + table("trapview"), 5)).getInteger("rowCount"));
+      JsonObject after = ok(q("neutral", "SELECT current_setting('search_path') AS path", 5));
+      assertEquals("\"$user\", public", after.getJsonArray("rows").getJsonArray(0).getString(0),
+          "a view may run anything: its read is reset, and the next call finds the default");
+    }
+  }
+
+  private String lastStatement(long pid) throws Exception {
+    return String.valueOf(admin.query("SELECT query FROM pg_stat_activity WHERE pid = " + pid).execute()
+        .await(10, java.util.concurrent.TimeUnit.SECONDS).iterator().next().getValue(0));
+  }
+
+  /**
    * Round trips per small read, counted on the wire at a relay in front of the server (client
    * flights that follow an answer): one per call once the statement is in the connection's cache,
    * whether the result is whole or cut at maxRows; a deadline shorter than the connection's still

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.EncodeException;
 import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,6 +38,18 @@ public final class JsonBytes {
    */
   public static Object decode(Buffer json) {
     return STREAMING.fromBuffer(json);
+  }
+
+  /**
+   * The JSON object in {@code json}, parsed by the streaming parser.
+   *
+   * @throws io.vertx.core.json.DecodeException when it is not one JSON object
+   */
+  public static JsonObject object(String json) {
+    if (STREAMING.fromString(json) instanceof JsonObject o) {
+      return o;
+    }
+    throw new io.vertx.core.json.DecodeException("not a JSON object");
   }
 
   /** The JSON of {@code json} as a buffer. */

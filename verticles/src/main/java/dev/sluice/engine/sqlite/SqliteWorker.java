@@ -1,5 +1,6 @@
 package dev.sluice.engine.sqlite;
 
+import dev.sluice.bus.JsonBytes;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -144,7 +145,7 @@ final class SqliteWorker {
       while ((line = r.readLine()) != null) {
         JsonObject parsed;
         try {
-          parsed = new JsonObject(line);
+          parsed = JsonBytes.object(line);
         } catch (DecodeException e) {
           continue;
         }

@@ -1,5 +1,6 @@
 package dev.sluice.engine.sqlite;
 
+import dev.sluice.bus.JsonBytes;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
@@ -60,7 +61,7 @@ public final class SqliteWorkerMain {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
     while ((line = in.readLine()) != null) {
-      JsonObject job = new JsonObject(line);
+      JsonObject job = JsonBytes.object(line);
       try {
         emit(out, query.run(job));
       } catch (OutOfMemoryError oom) {
@@ -102,9 +103,16 @@ public final class SqliteWorkerMain {
     c.unwrap(org.sqlite.SQLiteConnection.class).setLimit(org.sqlite.SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
   }
 
+  /** One answer line, encoded straight to UTF-8 bytes (the worker's only thread writes them). */
   private static void emit(PrintStream out, JsonObject line) {
-    out.print(line.encode());
-    out.print('\n');
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(4_096);
+    JsonBytes.write(line, bytes);
+    bytes.write('\n');
+    try {
+      bytes.writeTo(out);
+    } catch (java.io.IOException printStreamsDoNotThrow) {
+      throw new java.io.UncheckedIOException(printStreamsDoNotThrow);
+    }
     out.flush();
   }
 

@@ -147,7 +147,7 @@ public abstract class EngineExecutorContract {
     return SqlBus.queryRequest(connectionId, UUID.randomUUID().toString(), sql, maxRows);
   }
 
-  private interface Condition {
+  protected interface Condition {
     boolean holds() throws Exception;
   }
 

@@ -9,7 +9,22 @@ import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.pool.PooledEngine;
 import dev.sluice.sql.result.ValueFormat;
 import dev.sluice.sql.tls.DatabaseTls;
+import dev.sluice.sql.analysis.AnalysedStatement;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.mysqlclient.impl.command.ResetConnectionCommand;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlResult;
+import io.vertx.sqlclient.impl.SqlClientInternal;
+import io.vertx.sqlclient.internal.Connection;
+import io.vertx.sqlclient.internal.SqlConnectionInternal;
+import io.vertx.sqlclient.internal.command.CommandScheduler;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.stream.Collector;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
@@ -42,6 +57,10 @@ import java.util.regex.Pattern;
  * seconds, error 1969; MySQL {@code max_execution_time} in ms, error 3024); cancellation is {@code
  * KILL QUERY} from the side pool because the client has no cancel; COM_RESET_CONNECTION after every
  * call.
+ *
+ * <p>A small read with the connection's own deadline takes one round trip: the session carries READ
+ * ONLY and that deadline from its set-up, so the statement needs no transaction; {@code
+ * sql_select_limit}, the statement and the reset with the set-up behind it leave in one write.
  */
 final class MySqlAdapter extends PooledEngine {
 
@@ -49,6 +68,8 @@ final class MySqlAdapter extends PooledEngine {
   private static final String PIN_SQL_MODE = "SET SESSION sql_mode = TRIM(BOTH ',' FROM REPLACE(REPLACE(REPLACE("
       + "CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','), ',ANSI_QUOTES,', ','), ',ANSI,', ',')),"
       + " time_zone = '+00:00'";
+
+  private static final String CLEAR_FOUND_ROWS = "SELECT 0 FROM DUAL WHERE 0";
 
   private static final Pattern TABLE = Pattern.compile("Table '([^']+)' doesn't exist");
   private static final Pattern COLUMN = Pattern.compile("Unknown column '([^']+)'");
@@ -59,6 +80,8 @@ final class MySqlAdapter extends PooledEngine {
   private static final long HINTS_REFRESH_MS = 30_000;
 
   private volatile MySqlColumnHints hints = MySqlColumnHints.NONE;
+  /** Each physical connection's backend id (CONNECTION_ID()), read once when it was opened. */
+  private final Map<Object, Long> backendIds = Collections.synchronizedMap(new WeakHashMap<>());
   private long hintsTimer = -1;
 
   MySqlAdapter(Vertx vertx, ConnectionConfig cfg) {
@@ -104,28 +127,99 @@ final class MySqlAdapter extends PooledEngine {
   /**
    * Connect-option properties are connection attributes, not session variables (DESIGN "Driver
    * facts"), so the session is set up here. UTC makes TIMESTAMP values comparable with PG timestamptz.
+   * The backend's id is read once: a reset keeps it, and a bare lease needs it for KILL QUERY.
    */
   @Override
   protected Handler<SqlConnection> connectHandler() {
     return conn -> MySQLConnection.cast(conn).setOption(MySQLSetOption.MYSQL_OPTION_MULTI_STATEMENTS_OFF)
-        .compose(v -> setUp(conn))
+        .compose(v -> {
+          Future<RowSet<Row>> id = conn.query("SELECT CONNECTION_ID()").execute();
+          return Future.all(id, setUp(conn, isMariaDb(conn)))
+              .onSuccess(x -> backendIds.put(physical(conn), id.result().iterator().next().getLong(0)));
+        })
         .eventually(conn::close);
   }
 
-  /** The session every call starts from; COM_RESET_CONNECTION drops it, so it is made again after each. */
-  private static Future<Void> setUp(SqlConnection conn) {
-    Future<?> mode = conn.query(PIN_SQL_MODE).execute();
-    Future<?> ro = conn.query("SET SESSION TRANSACTION READ ONLY").execute();
-    return Future.all(mode, ro).mapEmpty();
+  /**
+   * The session every call starts from, in one statement: the pinned sql_mode, UTC, READ ONLY and
+   * the connection's deadline (so a read with that deadline needs no transaction of its own).
+   * COM_RESET_CONNECTION drops it, so it is made again after each call.
+   */
+  private Future<Void> setUp(SqlClient flight, boolean mariadb) {
+    return flight.query(PIN_SQL_MODE + ", " + (mariadb ? "tx_read_only" : "transaction_read_only") + " = 1, "
+        + deadline(mariadb, cfg.queryTimeoutMs())).execute().mapEmpty();
+  }
+
+  private static String deadline(boolean mariadb, long timeoutMs) {
+    return mariadb ? "max_statement_time = " + (timeoutMs / 1000.0) : "max_execution_time = " + timeoutMs;
   }
 
   /**
    * COM_RESET_CONNECTION: user variables, GET_LOCK locks, temporary tables, prepared statements
-   * and session variables go; multi-statements stay off (checked by a test).
+   * and session variables go; multi-statements stay off (checked by a test). The set-up follows it
+   * in the same write.
    */
   @Override
   protected Future<Void> resetSession(SqlConnection conn) {
-    return MySQLConnection.cast(conn).resetConnection().compose(v -> setUp(conn));
+    // a session whose reset failed is no longer known to be READ ONLY with the connection's
+    // deadline: its later calls open their transaction the long way
+    return resetSession(conn, isMariaDb(conn)).onFailure(err -> backendIds.remove(physical(conn)));
+  }
+
+  private Future<Void> resetSession(SqlClient flight, boolean mariadb) {
+    Promise<Void> reset = ((ContextInternal) vertx.getOrCreateContext()).promise();
+    ((CommandScheduler) flight).schedule(new ResetConnectionCommand(), reset);
+    Future<Void> setUp = setUp(flight, mariadb);
+    // FOUND_ROWS() survives COM_RESET_CONNECTION (MariaDB 10.11): the next caller would read the
+    // row count of this call's last SELECT. An empty SELECT makes it 0.
+    Future<?> rowCount = flight.query(CLEAR_FOUND_ROWS).execute();
+    return Future.all(reset.future(), setUp, rowCount).mapEmpty();
+  }
+
+  /**
+   * A read with the connection's own deadline needs no transaction: the session is READ ONLY with
+   * that deadline since its set-up (and the reset after every call makes them again).
+   */
+  @Override
+  protected Lease bareLease(SqlConnection conn, long timeoutMs) {
+    Long id = timeoutMs == cfg.queryTimeoutMs() ? backendIds.get(physical(conn)) : null;
+    return id == null ? null : new Lease(conn, id, Future.succeededFuture(), new Bare());
+  }
+
+  /**
+   * Functions that stop early without an error when the deadline kills their statement: on the
+   * text protocol MariaDB then answers with a result (BENCHMARK gives 0 after 1 s of a loop of a
+   * billion), and MySQL's SLEEP returns 1. Through a cursor the same kill is error 1969.
+   */
+  private static final Set<String> QUIET_WHEN_KILLED = Set.of("benchmark", "sleep");
+
+  @Override
+  public boolean oneTripFits(AnalysedStatement guarded, int rows) {
+    return SelectLimit.bounds(guarded, rows)
+        && guarded.functions().stream().noneMatch(f -> QUIET_WHEN_KILLED.contains(f.name()));
+  }
+
+  /**
+   * {@code sql_select_limit}, the statement on the text protocol and the reset, written together
+   * before any answer arrives: one round trip. The limit stops the server after {@code rows} rows
+   * ({@link #oneTripFits} admitted only statements it bounds); the collector keeps no more even
+   * so. The reset puts the limit back.
+   */
+  @Override
+  public Future<Rows> readInOneTrip(Lease lease, String sql, int rows, AnalysedStatement guarded) {
+    boolean mariadb = isMariaDb(lease.conn());
+    List<Row> kept = new ArrayList<>();
+    List<Future<SqlResult<List<Row>>>> read = new ArrayList<>(1);
+    ((SqlClientInternal) lease.conn()).group(flight -> {
+      Future<?> limit = flight.query("SET SESSION sql_select_limit = " + rows).execute();
+      read.add(flight.query(sql).collecting(Collector.<Row, List<Row>>of(() -> kept, (l, r) -> {
+        if (l.size() < rows) {
+          l.add(r);
+        }
+      }, (a, b) -> a)).execute());
+      lease.bare().reset = Future.all(limit, resetSession(flight, mariadb)).mapEmpty();
+    });
+    return read.get(0).map(r -> new Rows(r.columnDescriptors(), kept));
   }
 
   /** The text protocol: with multi-statements off the server refuses a second statement (1064). */
@@ -139,17 +233,17 @@ final class MySqlAdapter extends PooledEngine {
     Future<ServerInfo> info = serverInfo != null ? Future.succeededFuture(serverInfo)
         : detect(conn).onSuccess(i -> serverInfo = i);
     return info.compose(i -> {
-      String deadline = "mariadb".equals(i.flavour())
-          ? "SET SESSION max_statement_time = " + (timeoutMs / 1000.0)
-          : "SET SESSION max_execution_time = " + timeoutMs;
-      // Three statements pipelined in one write (multi-statements are off). The session is READ
-      // ONLY; a gated write overrides it for its one transaction.
-      Future<RowSet<Row>> id = conn.query("SELECT CONNECTION_ID()").execute();
+      // the row cap too: a one-trip read's cap outlives it only if its reset failed
+      String deadline = "SET SESSION " + deadline("mariadb".equals(i.flavour()), timeoutMs) + ", sql_select_limit = DEFAULT";
+      // Pipelined in one write (multi-statements are off). The session is READ ONLY; a gated write
+      // overrides it for its one transaction. The backend id is known since connect unless a reset failed.
+      Long known = backendIds.get(physical(conn));
+      Future<Long> id = known != null ? Future.succeededFuture(known)
+          : conn.query("SELECT CONNECTION_ID()").execute().map(rs -> rs.iterator().next().getLong(0));
       Future<?> timeout = conn.query(deadline).execute();
       Future<?> begin = conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute();
       // the transaction is open when the lease is handed out
-      return Future.all(id, timeout, begin)
-          .map(x -> new Lease(conn, id.result().iterator().next().getLong(0), Future.succeededFuture()));
+      return Future.all(id, timeout, begin).map(x -> new Lease(conn, id.result(), Future.succeededFuture()));
     });
   }
 
@@ -164,6 +258,20 @@ final class MySqlAdapter extends PooledEngine {
   @Override
   public Future<Void> cancel(Lease lease) {
     return onSide(conn -> conn.query("KILL QUERY " + lease.backendId()).execute()).mapEmpty();
+  }
+
+  /** The driver's connection under the pool's per-lease wrapper: the same for every lease of it. */
+  private static Object physical(SqlConnection conn) {
+    Connection c = ((SqlConnectionInternal) conn).unwrap();
+    while (c.unwrap() != c) {
+      c = c.unwrap();
+    }
+    return c;
+  }
+
+  /** MariaDB or MySQL, from the version the server announced in its handshake. */
+  private static boolean isMariaDb(SqlConnection conn) {
+    return conn.databaseMetadata().fullVersion().toLowerCase(Locale.ROOT).contains("mariadb");
   }
 
   private boolean mariadb() {

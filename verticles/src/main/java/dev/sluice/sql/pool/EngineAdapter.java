@@ -62,6 +62,15 @@ public interface EngineAdapter {
     return Future.failedFuture(new IllegalStateException("no one-trip reads on this engine"));
   }
 
+  /**
+   * Whether {@link #readInOneTrip} can stop this statement after {@code rows} rows. PostgreSQL's
+   * Execute carries the limit, so any read; an engine whose limit is a session setting that the
+   * statement's own clauses override says which ({@code guarded} is null when unguarded).
+   */
+  default boolean oneTripFits(AnalysedStatement guarded, int rows) {
+    return true;
+  }
+
   /** Stops the statement running on a lease from outside (cancel request / KILL QUERY). */
   Future<Void> cancel(Lease lease);
 

@@ -130,7 +130,7 @@ public final class PooledExecution implements EngineConnection {
    */
   private boolean oneTrip(Job job) {
     return job.mode() == SqlRequest.Mode.QUERY && job.params() == null && engine.cursorReadable(job.kind())
-        && job.maxRows() <= ResultCollector.FETCH_SIZE;
+        && job.maxRows() <= ResultCollector.FETCH_SIZE && engine.oneTripFits(job.guarded(), job.maxRows() + 1);
   }
 
   private Future<JsonObject> read(EngineAdapter.Lease lease, Job job, ResultCollector collector) {

@@ -1,13 +1,18 @@
 package dev.sluice.engine.mysql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.Driver;
 import dev.sluice.sql.EngineExecutorContract;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.testing.TestDatabases;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mysqlclient.MySQLBuilder;
@@ -64,6 +69,122 @@ class MySqlExecutorTest extends EngineExecutorContract {
     JsonArray row = r.getJsonArray("rows").getJsonArray(0);
     assertEquals(1, Integer.parseInt(String.valueOf(row.getValue(0))), "inside the START TRANSACTION: " + r);
     assertEquals(30_000, Double.parseDouble(String.valueOf(row.getValue(1))), 0.5, "the call's deadline: " + r);
+  }
+
+  /**
+   * A small read with the connection's own deadline goes in one trip: no transaction, nothing
+   * prepared, in the session's READ ONLY with that deadline and the call's row cap; a statement
+   * the cap cannot bound takes the cursor in a transaction and finds the cap reset.
+   */
+  @Test
+  void aSmallReadTakesOneTripInTheReadOnlySession() throws Exception {
+    deploy(config("onetrip", 5_000, 1, 8));
+    boolean mariadb = count("SELECT VERSION() LIKE '%MariaDB%'") == 1;
+    ok(q("onetrip", "SELECT 1", 1));
+    long begins = status("Com_begin");
+    long prepares = status("Com_stmt_prepare");
+    for (int i = 0; i < 20; i++) {
+      assertEquals(2, ok(q("onetrip", "SELECT id, name FROM customers ORDER BY id", 10)).getInteger("rowCount"));
+    }
+    assertTrue(status("Com_begin") - begins <= 2, "transactions for 20 reads: " + (status("Com_begin") - begins));
+    assertTrue(status("Com_stmt_prepare") - prepares <= 2, "prepares for 20 reads: " + (status("Com_stmt_prepare") - prepares));
+
+    JsonArray inside = ok(q("onetrip", mariadb
+        ? "SELECT @@SESSION.tx_read_only, @@SESSION.max_statement_time * 1000, @@SESSION.sql_select_limit, @@in_transaction"
+        : "SELECT @@SESSION.transaction_read_only, @@SESSION.max_execution_time, @@SESSION.sql_select_limit, 0", 10))
+        .getJsonArray("rows").getJsonArray(0);
+    assertEquals("1", String.valueOf(inside.getValue(0)), "read only: " + inside);
+    assertEquals(5_000, Double.parseDouble(String.valueOf(inside.getValue(1))), 0.5, "the deadline: " + inside);
+    assertEquals("11", String.valueOf(inside.getValue(2)), "maxRows and the row that tells truncation: " + inside);
+    assertEquals("0", String.valueOf(inside.getValue(3)), "no transaction: " + inside);
+
+    JsonArray cursor = ok(q("onetrip", "SELECT @@SESSION.sql_select_limit, " + (mariadb ? "@@in_transaction" : "1")
+        + " FROM customers LIMIT 1000000", 10)).getJsonArray("rows").getJsonArray(0);
+    assertEquals("18446744073709551615", String.valueOf(cursor.getValue(0)), "the reset put the cap back: " + cursor);
+    assertEquals("1", String.valueOf(cursor.getValue(1)), "the cursor read runs in its transaction: " + cursor);
+  }
+
+  /** The session cap stops the server itself; a statement's own larger LIMIT takes the cursor, which also stops. */
+  @Test
+  void theRowCapStopsTheServer() throws Exception {
+    deploy(config("capped", 5_000, 1, 8));
+    boolean mariadb = count("SELECT VERSION() LIKE '%MariaDB%'") == 1;
+    for (String sql : List.of("SELECT n FROM big", "SELECT n FROM big UNION ALL SELECT n FROM big",
+        "WITH b AS (SELECT n FROM big) SELECT n FROM b ORDER BY n DESC", "SELECT n FROM big LIMIT 40000")) {
+      long sent = mariadb ? status("Rows_sent") : 0;
+      JsonObject r = ok(q("capped", sql, 10));
+      assertEquals(10, r.getInteger("rowCount"), sql);
+      assertTrue(r.getBoolean("truncated"), sql);
+      if (mariadb) {
+        long rows = status("Rows_sent") - sent;
+        assertTrue(rows < 2_000, sql + ": the server sent " + rows + " rows for a cap of 10");
+      }
+    }
+    JsonObject seven = ok(q("capped", "SELECT n FROM big ORDER BY n LIMIT 7", 10));
+    assertEquals(7, seven.getInteger("rowCount"));
+    assertFalse(seven.getBoolean("truncated"));
+  }
+
+  /** KILL QUERY reaches a one-trip read through the backend id read at connect; the deadline stops one too. */
+  @Test
+  void aOneTripReadStopsAtItsDeadlineAndOnCancel() throws Exception {
+    deploy(config("short", 1_000, 1, 8), config("long", 30_000, 1, 8));
+    String cross = "SELECT count(*) AS %s FROM big a, big b WHERE a.n + b.n = 7";
+    String m = "m" + Long.toHexString(System.nanoTime());
+    SqlError late = failure(execute(q("short", String.format(cross, m), 10)));
+    assertEquals(ErrorType.TIMEOUT, late.type(), late.toJson().encode());
+    awaitGone(m);
+    assertEquals(1, ok(q("short", "SELECT 1", 1)).getInteger("rowCount"));
+
+    String m2 = "m" + Long.toHexString(System.nanoTime());
+    JsonObject req = q("long", String.format(cross, m2), 10);
+    Future<JsonObject> slow = execute(req);
+    awaitCondition(() -> count(activitySql(m2)) > 0, "the cross join running");
+    JsonObject reply = vertx.eventBus().<JsonObject>request(SqlBus.cancel(driver()),
+        new JsonObject().put("queryId", req.getString("queryId"))).await(10, TimeUnit.SECONDS).body();
+    assertEquals(true, reply.getBoolean("cancelled"));
+    assertEquals(ErrorType.CANCELLED, failure(slow).type());
+    awaitGone(m2);
+    assertEquals(2, ok(q("long", "SELECT id FROM customers", 10)).getInteger("rowCount"));
+  }
+
+  /**
+   * What a one-trip read leaves on the session's diagnostics (its row count, its warnings) is not
+   * there for the next call on the connection.
+   */
+  @Test
+  void aOneTripReadLeavesNoRowCountOrWarningsBehind() throws Exception {
+    deploy(config("after", 5_000, 1, 8));
+    assertEquals(37, ok(q("after", "SELECT n FROM big LIMIT 37", 100)).getInteger("rowCount"));
+    Object found = ok(q("after", "SELECT FOUND_ROWS()", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
+    assertFalse("37".equals(String.valueOf(found)), "the previous call's row count: " + found);
+    ok(q("after", "SELECT CAST('12sluice' AS UNSIGNED) AS n", 10));
+    // (SHOW WARNINGS itself is refused: only the count can be read)
+    Object count = ok(q("after", "SELECT @@warning_count", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
+    assertEquals("0", String.valueOf(count));
+  }
+
+  /** The one-trip read (text protocol) and the cursor (binary protocol) give the same values and types. */
+  @Test
+  void oneTripAndCursorReadTheSameValues() throws Exception {
+    exec("CREATE TABLE IF NOT EXISTS typed (id INT PRIMARY KEY, ti TINYINT, flag TINYINT(1), si SMALLINT UNSIGNED,"
+        + " bi BIGINT, de DECIMAL(12,4), fl FLOAT, db DOUBLE, bt BIT(5), ch CHAR(3), vc VARCHAR(20), tx TEXT,"
+        + " bl BLOB, dt DATE, tm TIME(3), dtm DATETIME(6), ts TIMESTAMP(3) NULL, yr YEAR, en ENUM('a','b'),"
+        + " js JSON, nul INT)");
+    exec("DELETE FROM typed");
+    exec("INSERT INTO typed VALUES (1, -7, 1, 65000, 9007199254740993, 12345678.1234, 1.1, 2.718281828459045,"
+        + " b'10101', 'ab', 'naïve ✓', 'long text', x'00ff10', '2024-02-29', '-12:34:56.789',"
+        + " '2024-02-29 23:59:59.123456', '2024-03-01 00:00:00.5', 2024, 'b', '{\"k\": [1, 2.5, null]}', NULL)");
+    deploy(config("typed", 5_000, 1, 8));
+    JsonObject oneTrip = ok(q("typed", "SELECT * FROM typed", 10));
+    JsonObject cursor = ok(q("typed", "SELECT * FROM typed LIMIT 1000000", 10));
+    assertEquals(cursor.getJsonArray("headerTypes"), oneTrip.getJsonArray("headerTypes"));
+    assertEquals(cursor.getJsonArray("rows").encode(), oneTrip.getJsonArray("rows").encode());
+  }
+
+  private long status(String name) throws Exception {
+    return Long.parseLong(String.valueOf(admin.query("SHOW GLOBAL STATUS LIKE '" + name + "'").execute()
+        .await(10, TimeUnit.SECONDS).iterator().next().getValue(1)));
   }
 
   @Override

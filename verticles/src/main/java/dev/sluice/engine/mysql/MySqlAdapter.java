@@ -59,8 +59,8 @@ import java.util.regex.Pattern;
  * call.
  *
  * <p>A small read with the connection's own deadline takes one round trip: the session carries READ
- * ONLY and that deadline from its set-up, so the statement needs no transaction; {@code
- * sql_select_limit}, the statement and the reset with the set-up behind it leave in one write.
+ * ONLY, that deadline and a row cap ({@code sql_select_limit}) from its set-up, so the statement
+ * needs no transaction; it goes on the text protocol with the reset and the set-up behind it.
  */
 final class MySqlAdapter extends PooledEngine {
 
@@ -70,6 +70,13 @@ final class MySqlAdapter extends PooledEngine {
       + " time_zone = '+00:00'";
 
   private static final String CLEAR_FOUND_ROWS = "SELECT 0 FROM DUAL WHERE 0";
+
+  /**
+   * The query pool's standing {@code sql_select_limit}: the executor reads in one trip only up to
+   * its fetch size of 1,000 rows and the one that tells truncation. Every other statement runs in
+   * a lease whose set-up puts the limit back to DEFAULT.
+   */
+  static final int ONE_TRIP_ROW_CAP = 1_001;
 
   private static final Pattern TABLE = Pattern.compile("Table '([^']+)' doesn't exist");
   private static final Pattern COLUMN = Pattern.compile("Unknown column '([^']+)'");
@@ -130,11 +137,11 @@ final class MySqlAdapter extends PooledEngine {
    * The backend's id is read once: a reset keeps it, and a bare lease needs it for KILL QUERY.
    */
   @Override
-  protected Handler<SqlConnection> connectHandler() {
+  protected Handler<SqlConnection> connectHandler(boolean side) {
     return conn -> MySQLConnection.cast(conn).setOption(MySQLSetOption.MYSQL_OPTION_MULTI_STATEMENTS_OFF)
         .compose(v -> {
           Future<RowSet<Row>> id = conn.query("SELECT CONNECTION_ID()").execute();
-          return Future.all(id, setUp(conn, isMariaDb(conn)))
+          return Future.all(id, setUp(conn, isMariaDb(conn), !side))
               .onSuccess(x -> backendIds.put(physical(conn), id.result().iterator().next().getLong(0)));
         })
         .eventually(conn::close);
@@ -142,12 +149,14 @@ final class MySqlAdapter extends PooledEngine {
 
   /**
    * The session every call starts from, in one statement: the pinned sql_mode, UTC, READ ONLY and
-   * the connection's deadline (so a read with that deadline needs no transaction of its own).
-   * COM_RESET_CONNECTION drops it, so it is made again after each call.
+   * the connection's deadline (so a read with that deadline needs no transaction of its own), and
+   * on the query pool {@link #ONE_TRIP_ROW_CAP} as {@code sql_select_limit}. COM_RESET_CONNECTION
+   * drops it, so it is made again after each call.
    */
-  private Future<Void> setUp(SqlClient flight, boolean mariadb) {
+  private Future<Void> setUp(SqlClient flight, boolean mariadb, boolean capped) {
     return flight.query(PIN_SQL_MODE + ", " + (mariadb ? "tx_read_only" : "transaction_read_only") + " = 1, "
-        + deadline(mariadb, cfg.queryTimeoutMs())).execute().mapEmpty();
+        + deadline(mariadb, cfg.queryTimeoutMs()) + (capped ? ", sql_select_limit = " + ONE_TRIP_ROW_CAP : ""))
+        .execute().mapEmpty();
   }
 
   private static String deadline(boolean mariadb, long timeoutMs) {
@@ -169,7 +178,7 @@ final class MySqlAdapter extends PooledEngine {
   private Future<Void> resetSession(SqlClient flight, boolean mariadb) {
     Promise<Void> reset = ((ContextInternal) vertx.getOrCreateContext()).promise();
     ((CommandScheduler) flight).schedule(new ResetConnectionCommand(), reset);
-    Future<Void> setUp = setUp(flight, mariadb);
+    Future<Void> setUp = setUp(flight, mariadb, true);
     // FOUND_ROWS() survives COM_RESET_CONNECTION (MariaDB 10.11): the next caller would read the
     // row count of this call's last SELECT. An empty SELECT makes it 0.
     Future<?> rowCount = flight.query(CLEAR_FOUND_ROWS).execute();
@@ -195,15 +204,15 @@ final class MySqlAdapter extends PooledEngine {
 
   @Override
   public boolean oneTripFits(AnalysedStatement guarded, int rows) {
-    return SelectLimit.bounds(guarded, rows)
+    return rows <= ONE_TRIP_ROW_CAP && SelectLimit.bounds(guarded, ONE_TRIP_ROW_CAP)
         && guarded.functions().stream().noneMatch(f -> QUIET_WHEN_KILLED.contains(f.name()));
   }
 
   /**
-   * {@code sql_select_limit}, the statement on the text protocol and the reset, written together
-   * before any answer arrives: one round trip. The limit stops the server after {@code rows} rows
-   * ({@link #oneTripFits} admitted only statements it bounds); the collector keeps no more even
-   * so. The reset puts the limit back.
+   * The statement on the text protocol and the reset with the set-up behind it, written together
+   * before any answer arrives: one round trip. The session's {@code sql_select_limit} stops the
+   * server after {@link #ONE_TRIP_ROW_CAP} rows ({@link #oneTripFits} admitted only statements it
+   * bounds); the collector keeps no more than {@code rows}.
    */
   @Override
   public Future<Rows> readInOneTrip(Lease lease, String sql, int rows, AnalysedStatement guarded) {
@@ -211,13 +220,12 @@ final class MySqlAdapter extends PooledEngine {
     List<Row> kept = new ArrayList<>();
     List<Future<SqlResult<List<Row>>>> read = new ArrayList<>(1);
     ((SqlClientInternal) lease.conn()).group(flight -> {
-      Future<?> limit = flight.query("SET SESSION sql_select_limit = " + rows).execute();
       read.add(flight.query(sql).collecting(Collector.<Row, List<Row>>of(() -> kept, (l, r) -> {
         if (l.size() < rows) {
           l.add(r);
         }
       }, (a, b) -> a)).execute());
-      lease.bare().reset = Future.all(limit, resetSession(flight, mariadb)).mapEmpty();
+      lease.bare().reset = resetSession(flight, mariadb);
     });
     return read.get(0).map(r -> new Rows(r.columnDescriptors(), kept));
   }
@@ -233,7 +241,7 @@ final class MySqlAdapter extends PooledEngine {
     Future<ServerInfo> info = serverInfo != null ? Future.succeededFuture(serverInfo)
         : detect(conn).onSuccess(i -> serverInfo = i);
     return info.compose(i -> {
-      // the row cap too: a one-trip read's cap outlives it only if its reset failed
+      // and without the one-trip reads' row cap
       String deadline = "SET SESSION " + deadline("mariadb".equals(i.flavour()), timeoutMs) + ", sql_select_limit = DEFAULT";
       // Pipelined in one write (multi-statements are off). The session is READ ONLY; a gated write
       // overrides it for its one transaction. The backend id is known since connect unless a reset failed.

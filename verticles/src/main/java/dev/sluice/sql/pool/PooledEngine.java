@@ -47,8 +47,13 @@ public abstract class PooledEngine implements EngineAdapter {
 
   protected abstract SqlConnectOptions connectOptions();
 
-  /** Session setup run once per physical connection; must close (return) the connection. */
-  protected Handler<SqlConnection> connectHandler() {
+  /**
+   * Session setup run once per physical connection; must close (return) the connection.
+   *
+   * @param side whether the connection is the side pool's (probes, cancels, look-ups), which
+   *     never takes a call's statement
+   */
+  protected Handler<SqlConnection> connectHandler(boolean side) {
     return null;
   }
 
@@ -77,21 +82,21 @@ public abstract class PooledEngine implements EngineAdapter {
         // A waiter older than the deadline is useless; the gateway timer already answered it.
         .setConnectionTimeout((int) Math.max(1_000, cfg.queryTimeoutMs() + 1_000))
         .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
-        .setName("sluice-" + cfg.id()));
+        .setName("sluice-" + cfg.id()), false);
     sidePool = build(new PoolOptions().setMaxSize(1).setMaxWaitQueueSize(32)
         .setConnectionTimeout(CONNECT_TIMEOUT_MS * 2).setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
-        .setName("sluice-side-" + cfg.id()));
+        .setName("sluice-side-" + cfg.id()), true);
     // Down at start is a status, not a deployment failure: info reports it and later calls retry.
     return probe().<Void>mapEmpty().otherwiseEmpty();
   }
 
-  private Pool build(PoolOptions options) {
+  private Pool build(PoolOptions options, boolean side) {
     ClientBuilder<Pool> b = builder()
         .with(options)
         .with(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS))
         .connectingTo(connectOptions())
         .using(vertx);
-    Handler<SqlConnection> h = connectHandler();
+    Handler<SqlConnection> h = connectHandler(side);
     return (h == null ? b : b.withConnectHandler(h)).build();
   }
 

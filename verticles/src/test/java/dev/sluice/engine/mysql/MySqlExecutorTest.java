@@ -73,8 +73,8 @@ class MySqlExecutorTest extends EngineExecutorContract {
 
   /**
    * A small read with the connection's own deadline goes in one trip: no transaction, nothing
-   * prepared, in the session's READ ONLY with that deadline and the call's row cap; a statement
-   * the cap cannot bound takes the cursor in a transaction and finds the cap reset.
+   * prepared, in the session's READ ONLY with that deadline and the one-trip row cap; a statement
+   * the cap cannot bound takes the cursor in a transaction and finds the cap back at DEFAULT.
    */
   @Test
   void aSmallReadTakesOneTripInTheReadOnlySession() throws Exception {
@@ -95,12 +95,13 @@ class MySqlExecutorTest extends EngineExecutorContract {
         .getJsonArray("rows").getJsonArray(0);
     assertEquals("1", String.valueOf(inside.getValue(0)), "read only: " + inside);
     assertEquals(5_000, Double.parseDouble(String.valueOf(inside.getValue(1))), 0.5, "the deadline: " + inside);
-    assertEquals("11", String.valueOf(inside.getValue(2)), "maxRows and the row that tells truncation: " + inside);
+    assertEquals(String.valueOf(MySqlAdapter.ONE_TRIP_ROW_CAP), String.valueOf(inside.getValue(2)),
+        "the query pool's standing row cap: " + inside);
     assertEquals("0", String.valueOf(inside.getValue(3)), "no transaction: " + inside);
 
     JsonArray cursor = ok(q("onetrip", "SELECT @@SESSION.sql_select_limit, " + (mariadb ? "@@in_transaction" : "1")
         + " FROM customers LIMIT 1000000", 10)).getJsonArray("rows").getJsonArray(0);
-    assertEquals("18446744073709551615", String.valueOf(cursor.getValue(0)), "the reset put the cap back: " + cursor);
+    assertEquals("18446744073709551615", String.valueOf(cursor.getValue(0)), "DEFAULT for a statement in a transaction: " + cursor);
     assertEquals("1", String.valueOf(cursor.getValue(1)), "the cursor read runs in its transaction: " + cursor);
   }
 

@@ -140,6 +140,10 @@ final class MySqlAdapter extends PooledEngine {
   protected Handler<SqlConnection> connectHandler(boolean side) {
     return conn -> MySQLConnection.cast(conn).setOption(MySQLSetOption.MYSQL_OPTION_MULTI_STATEMENTS_OFF)
         .compose(v -> {
+          if (serverInfo == null) {
+            // the server was down when the start-up probe ran; the next probe reads VERSION()
+            serverInfo = new ServerInfo(conn.databaseMetadata().fullVersion(), isMariaDb(conn) ? "mariadb" : "mysql");
+          }
           Future<RowSet<Row>> id = conn.query("SELECT CONNECTION_ID()").execute();
           return Future.all(id, setUp(conn, isMariaDb(conn), !side))
               .onSuccess(x -> backendIds.put(physical(conn), id.result().iterator().next().getLong(0)));
@@ -238,21 +242,18 @@ final class MySqlAdapter extends PooledEngine {
 
   @Override
   protected Future<Lease> openSession(SqlConnection conn, long timeoutMs, boolean write) {
-    Future<ServerInfo> info = serverInfo != null ? Future.succeededFuture(serverInfo)
-        : detect(conn).onSuccess(i -> serverInfo = i);
-    return info.compose(i -> {
-      // and without the one-trip reads' row cap
-      String deadline = "SET SESSION " + deadline("mariadb".equals(i.flavour()), timeoutMs) + ", sql_select_limit = DEFAULT";
-      // Pipelined in one write (multi-statements are off). The session is READ ONLY; a gated write
-      // overrides it for its one transaction. The backend id is known since connect unless a reset failed.
-      Long known = backendIds.get(physical(conn));
-      Future<Long> id = known != null ? Future.succeededFuture(known)
-          : conn.query("SELECT CONNECTION_ID()").execute().map(rs -> rs.iterator().next().getLong(0));
-      Future<?> timeout = conn.query(deadline).execute();
-      Future<?> begin = conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute();
-      // the transaction is open when the lease is handed out
-      return Future.all(id, timeout, begin).map(x -> new Lease(conn, id.result(), Future.succeededFuture()));
-    });
+    // Pipelined in one write (multi-statements are off): this call's deadline, no row cap (a
+    // cursor stops at maxRows itself), and the transaction. The session is READ ONLY; a gated
+    // write overrides it for its one transaction. The backend id is known since connect unless a
+    // reset failed.
+    Long known = backendIds.get(physical(conn));
+    Future<Long> id = known != null ? Future.succeededFuture(known)
+        : conn.query("SELECT CONNECTION_ID()").execute().map(rs -> rs.iterator().next().getLong(0));
+    Future<?> timeout = conn.query("SET SESSION " + deadline(isMariaDb(conn), timeoutMs)
+        + ", sql_select_limit = DEFAULT").execute();
+    Future<?> begin = conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute();
+    // the transaction is open when the lease is handed out
+    return Future.all(id, timeout, begin).map(x -> new Lease(conn, id.result(), Future.succeededFuture()));
   }
 
   @Override

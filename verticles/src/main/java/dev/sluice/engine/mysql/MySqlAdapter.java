@@ -36,6 +36,7 @@ import io.vertx.mysqlclient.MySQLConnection;
 import io.vertx.mysqlclient.MySQLSetOption;
 import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.mysqlclient.MySQLException;
+import io.vertx.mysqlclient.data.spatial.Geometry;
 import io.vertx.sqlclient.ClientBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -374,6 +375,9 @@ final class MySqlAdapter extends PooledEngine {
   @Override
   public Object cell(Row row, int index, ColumnDescriptor column) {
     Object v = row.getValue(index);
+    if (v instanceof Geometry g) {
+      return GeometryText.of(g);
+    }
     String type = column.typeName();
     if ("TIMESTAMP".equals(type)) {
       // TIMESTAMP is zone-aware and the session runs in UTC: report it like a PG timestamptz.

@@ -171,16 +171,19 @@ class MySqlExecutorTest extends EngineExecutorContract {
     exec("CREATE TABLE IF NOT EXISTS typed (id INT PRIMARY KEY, ti TINYINT, flag TINYINT(1), si SMALLINT UNSIGNED,"
         + " bi BIGINT, de DECIMAL(12,4), fl FLOAT, db DOUBLE, bt BIT(5), ch CHAR(3), vc VARCHAR(20), tx TEXT,"
         + " bl BLOB, dt DATE, tm TIME(3), dtm DATETIME(6), ts TIMESTAMP(3) NULL, yr YEAR, en ENUM('a','b'),"
-        + " js JSON, nul INT)");
+        + " js JSON, nul INT, ub BIGINT UNSIGNED, st SET('x','y'), big DOUBLE, pt POINT, bin VARBINARY(4))");
     exec("DELETE FROM typed");
     exec("INSERT INTO typed VALUES (1, -7, 1, 65000, 9007199254740993, 12345678.1234, 1.1, 2.718281828459045,"
         + " b'10101', 'ab', 'naïve ✓', 'long text', x'00ff10', '2024-02-29', '-12:34:56.789',"
-        + " '2024-02-29 23:59:59.123456', '2024-03-01 00:00:00.5', 2024, 'b', '{\"k\": [1, 2.5, null]}', NULL)");
+        + " '2024-02-29 23:59:59.123456', '2024-03-01 00:00:00.5', 2024, 'b', '{\"k\": [1, 2.5, null]}', NULL,"
+        + " 18446744073709551615, 'x,y', 1.7976931348623157e308, ST_GeomFromText('POINT(1 2)'), x'dead')");
     deploy(config("typed", 5_000, 1, 8));
     JsonObject oneTrip = ok(q("typed", "SELECT * FROM typed", 10));
     JsonObject cursor = ok(q("typed", "SELECT * FROM typed LIMIT 1000000", 10));
     assertEquals(cursor.getJsonArray("headerTypes"), oneTrip.getJsonArray("headerTypes"));
     assertEquals(cursor.getJsonArray("rows").encode(), oneTrip.getJsonArray("rows").encode());
+    JsonArray row = oneTrip.getJsonArray("rows").getJsonArray(0);
+    assertEquals("POINT(1 2)", row.getValue(oneTrip.getJsonArray("headers").getList().indexOf("pt")), row.encode());
   }
 
   private long status(String name) throws Exception {

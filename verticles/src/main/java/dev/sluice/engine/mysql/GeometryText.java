@@ -8,6 +8,7 @@ import io.vertx.mysqlclient.data.spatial.MultiPoint;
 import io.vertx.mysqlclient.data.spatial.MultiPolygon;
 import io.vertx.mysqlclient.data.spatial.Point;
 import io.vertx.mysqlclient.data.spatial.Polygon;
+import dev.sluice.sql.result.ValueFormat;
 import java.util.List;
 import java.util.function.BiConsumer;
 
@@ -89,8 +90,7 @@ final class GeometryText {
     b.append(number(p.getX())).append(' ').append(number(p.getY()));
   }
 
-  /** 1 and 2.5 as MySQL writes them, not 1.0. */
   private static String number(double d) {
-    return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    return ValueFormat.shortest(d);
   }
 }

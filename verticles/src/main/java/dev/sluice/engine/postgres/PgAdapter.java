@@ -7,7 +7,6 @@ import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.sql.analysis.AnalysedStatement;
 import dev.sluice.sql.pool.PooledEngine;
-import dev.sluice.sql.result.ValueFormat;
 import dev.sluice.sql.tls.DatabaseTls;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -281,7 +280,7 @@ final class PgAdapter extends PooledEngine {
 
   @Override
   public Object cell(Row row, int index, ColumnDescriptor column) {
-    return ValueFormat.format(row.getValue(index));
+    return PgText.format(row.getValue(index));
   }
 
   @Override

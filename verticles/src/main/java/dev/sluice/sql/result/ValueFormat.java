@@ -104,6 +104,11 @@ public final class ValueFormat {
     return text(v.toString());
   }
 
+  /** A coordinate as the engines print it in geometric text: 1 and 2.5, not 1.0. */
+  public static String shortest(double d) {
+    return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+  }
+
   /**
    * A zone-aware timestamp the engine handed over without its zone (MySQL TIMESTAMP read in a UTC
    * session): same JSON as a PostgreSQL timestamptz.

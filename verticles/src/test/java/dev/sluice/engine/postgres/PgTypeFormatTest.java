@@ -55,6 +55,48 @@ class PgTypeFormatTest {
     }
   }
 
+  /**
+   * The client's own value objects (network addresses, geometric types, money) read as PostgreSQL
+   * prints them: each column is compared with the server's output function ({@code format('%s', v)}).
+   */
+  @Test
+  void addressesAndGeometryReadAsPostgresPrintsThem() throws Exception {
+    TestDatabases.requirePostgres();
+    Vertx vertx = Vertx.vertx();
+    Pool admin = PgBuilder.pool().connectingTo(TestDatabases.pgUrl(TestDatabases.PG_DATABASE)).using(vertx).build();
+    List<String> values = List.of("'203.0.113.7'::inet", "'198.51.100.22/16'::inet", "'10.0.0.0/8'::cidr",
+        "'2001:db8::1'::inet", "'2001:db8:0:0:1:0:0:1/64'::inet", "'::'::inet",
+        "'fe80::/10'::cidr", "point(1, 2.5)", "'[(0,0),(1,1.5)]'::lseg", "box(point(1, 1), point(0, 0))",
+        "'((0,0),(1,0),(1,1))'::polygon",
+        "'<(1,2),3>'::circle", "'{1,-1,0.5}'::line");
+    try {
+      ConnectionConfig cfg = new ConnectionConfig("shapes", Driver.POSTGRES, TestDatabases.pgUrl(TestDatabases.PG_DATABASE),
+          null, null, null, null, 1, 4, 5_000, 100, 1_000);
+      vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(PostgresEngine.INSTANCE, List.of(cfg)))
+          .await(20, TimeUnit.SECONDS);
+      StringBuilder select = new StringBuilder("SELECT ");
+      StringBuilder asText = new StringBuilder("SELECT ");
+      for (int i = 0; i < values.size(); i++) {
+        select.append(i == 0 ? "" : ", ").append(values.get(i)).append(" AS c").append(i);
+        asText.append(i == 0 ? "" : ", ").append("format('%s', ").append(values.get(i)).append(")");
+      }
+      select.append(", CAST(12.34 AS money) AS cash, ARRAY[CAST('10.0.0.1' AS inet), CAST('::1' AS inet)] AS list");
+      JsonArray row = vertx.eventBus().<JsonObject>request(SqlBus.execute(Driver.POSTGRES),
+          SqlBus.queryRequest("shapes", "q2", select.toString(), 10)).await(20, TimeUnit.SECONDS).body()
+          .getJsonArray("rows").getJsonArray(0);
+      io.vertx.sqlclient.Row printed = admin.query(asText.toString()).execute().await(10, TimeUnit.SECONDS)
+          .iterator().next();
+      for (int i = 0; i < values.size(); i++) {
+        assertEquals(printed.getString(i), row.getValue(i), values.get(i));
+      }
+      assertEquals("12.34", row.getValue(values.size()), "money: the amount, without lc_monetary's symbol");
+      assertEquals(new JsonArray().add("10.0.0.1").add("::1"), row.getValue(values.size() + 1));
+    } finally {
+      admin.close().await(5, TimeUnit.SECONDS);
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
   private static void run(Pool pool, String sql) throws Exception {
     pool.query(sql).execute().await(10, TimeUnit.SECONDS);
   }

@@ -1,0 +1,31 @@
+package dev.sluice.engine.postgres;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.vertx.pgclient.data.Path;
+import io.vertx.pgclient.data.Point;
+import java.net.InetAddress;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the server comparison in PgTypeFormatTest cannot reach: paths (the analysis does not read
+ * the type name {@code path}) and IPv6 forms beyond its sample.
+ */
+class PgTextTest {
+
+  @Test
+  void openAndClosedPaths() {
+    List<Point> points = List.of(new Point(0, 0), new Point(1, 1.5));
+    assertEquals("[(0,0),(1,1.5)]", PgText.format(new Path(true, points)));
+    assertEquals("((0,0),(1,1.5))", PgText.format(new Path(false, points)));
+  }
+
+  @Test
+  void ipv6AsPostgresPrintsIt() throws Exception {
+    assertEquals("2001:db8::1", PgText.ipv6(InetAddress.getByName("2001:0db8:0:0:0:0:0:1").getAddress()));
+    assertEquals("2001:db8:0:1::", PgText.ipv6(InetAddress.getByName("2001:db8:0:1:0:0:0:0").getAddress()));
+    assertEquals("1:0:2::3", PgText.ipv6(InetAddress.getByName("1:0:2:0:0:0:0:3").getAddress()));
+    assertEquals("::", PgText.ipv6(new byte[16]));
+  }
+}

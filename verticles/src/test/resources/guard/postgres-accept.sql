@@ -85,7 +85,7 @@ SELECT customer_id, range_agg(daterange(ordered_at::date, ordered_at::date + 7))
 -- @@
 SELECT name, ts_rank(to_tsvector('english', name), websearch_to_tsquery('english', 'leather OR wooden')) AS rank, ts_headline('english', name, plainto_tsquery('english', 'wooden')) AS snippet FROM products WHERE to_tsvector('english', name) @@ to_tsquery('english', 'leather | wooden') ORDER BY rank DESC LIMIT 10
 -- @@
-SELECT xmlelement(name product, xmlattributes(sku), xmlforest(name, category, price)) AS x FROM products ORDER BY id LIMIT 5
+SELECT xmlserialize(CONTENT xmlelement(name product, xmlattributes(sku), xmlforest(name, category, price)) AS text) AS x FROM products ORDER BY id LIMIT 5
 -- @@
 SELECT xmlserialize(CONTENT xmlagg(xmlelement(name country, country) ORDER BY country) AS text) AS countries, (xpath('/countries/c[1]/text()', xmlparse(DOCUMENT '<countries>' || string_agg('<c>' || country || '</c>', '' ORDER BY country) || '</countries>')))[1]::text AS first_country FROM (SELECT DISTINCT country FROM customers) c
 -- @@

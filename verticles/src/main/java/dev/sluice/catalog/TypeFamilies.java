@@ -9,6 +9,11 @@ import java.util.Locale;
  */
 final class TypeFamilies {
 
+  /** PostgreSQL's built-in geometric types and MySQL's spatial ones. */
+  private static final java.util.Set<String> GEOMETRIC = java.util.Set.of("point", "line", "lseg", "box", "path",
+      "polygon", "circle", "geometry", "linestring", "multipoint", "multilinestring", "multipolygon",
+      "geometrycollection", "geomcollection");
+
   private TypeFamilies() {}
 
   static String normalized(String nativeType) {
@@ -33,6 +38,10 @@ final class TypeFamilies {
     }
     if (t.equals("uuid")) {
       return "uuid";
+    }
+    if (t.endsWith("range") || GEOMETRIC.contains(t)) {
+      // int4range, point and multipoint are not integers, whatever their names contain
+      return "other";
     }
     if (t.contains("int") || t.equals("serial") || t.equals("bigserial") || t.equals("year")) {
       return "integer";

@@ -283,6 +283,23 @@ final class PgAdapter extends PooledEngine {
     return PgText.format(row.getValue(index));
   }
 
+  /**
+   * Types the PG client asks for in binary and then decodes to null, whatever the value: oid,
+   * bit, varbit, xml, macaddr, macaddr8 (and their arrays). Read as text they are fine.
+   */
+  private static final java.util.Set<String> DECODED_AS_NULL = java.util.Set.of("OID", "OID_ARRAY", "BIT", "BIT_ARRAY",
+      "VARBIT", "VARBIT_ARRAY", "XML", "XML_ARRAY", "MACADDR", "MACADDR8");
+
+  @Override
+  public String unreadable(ColumnDescriptor column) {
+    if (!DECODED_AS_NULL.contains(String.valueOf(column.typeName()))) {
+      return null;
+    }
+    String type = typeName(column);
+    return "column \"" + column.name() + "\" is of type " + type + ", which the gateway cannot read (every value"
+        + " would come back as null); cast it to text in the query, e.g. " + column.name() + "::text";
+  }
+
   @Override
   public String typeName(ColumnDescriptor column) {
     String t = column.typeName();

@@ -101,6 +101,14 @@ public interface EngineAdapter {
   /** One cell as JSON, applying the engine's type quirks before {@link dev.sluice.sql.result.ValueFormat}. */
   Object cell(Row row, int index, ColumnDescriptor column);
 
+  /**
+   * Why the driver cannot read this column's values (it would hand over null for every one), or
+   * null when it can. A result with such a column fails with this message rather than show nulls.
+   */
+  default String unreadable(ColumnDescriptor column) {
+    return null;
+  }
+
   /** The engine's name for a column type. */
   String typeName(ColumnDescriptor column);
 

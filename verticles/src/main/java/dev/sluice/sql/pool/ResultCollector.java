@@ -1,6 +1,8 @@
 package dev.sluice.sql.pool;
 
+import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.RowChecksum;
+import dev.sluice.sql.SqlError;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -81,6 +83,10 @@ final class ResultCollector {
       // a write without RETURNING has no columns at all
       columns = described == null ? java.util.List.of() : described;
       for (ColumnDescriptor c : columns) {
+        String why = engine.unreadable(c);
+        if (why != null) {
+          throw new SqlError(ErrorType.QUERY_ERROR, why).with("column", c.name()).with("type", engine.typeName(c));
+        }
         headers.add(c.name());
         headerTypes.add(engine.typeName(c));
       }

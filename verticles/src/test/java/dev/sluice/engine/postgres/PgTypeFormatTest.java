@@ -97,6 +97,40 @@ class PgTypeFormatTest {
     }
   }
 
+  /**
+   * The PG client reads oid, bit, varbit, xml and macaddr columns as null whatever they hold: such a
+   * result fails with how to read it instead of showing nulls, and the cast it suggests works.
+   */
+  @Test
+  void columnsTheClientReadsAsNullFailWithTheCastToUse() throws Exception {
+    TestDatabases.requirePostgres();
+    Vertx vertx = Vertx.vertx();
+    try {
+      ConnectionConfig cfg = new ConnectionConfig("nulls", Driver.POSTGRES, TestDatabases.pgUrl(TestDatabases.PG_DATABASE),
+          null, null, null, null, 1, 4, 5_000, 100, 1_000);
+      vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(PostgresEngine.INSTANCE, List.of(cfg)))
+          .await(20, TimeUnit.SECONDS);
+      for (String[] c : List.of(new String[] {"oid", "oid"}, new String[] {"CAST(B'101' AS varbit)", "varbit"},
+          new String[] {"CAST('08:00:2b:01:02:03' AS macaddr)", "macaddr"}, new String[] {"CAST('<a/>' AS xml)", "xml"})) {
+        dev.sluice.sql.SqlError e = dev.sluice.sql.SqlError.from(org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+            () -> vertx.eventBus().<JsonObject>request(SqlBus.execute(Driver.POSTGRES), SqlBus.queryRequest("nulls",
+                "n-" + c[1], "SELECT relname, " + c[0] + " AS v FROM pg_class WHERE relname = 'pg_class'", 10))
+                .await(20, TimeUnit.SECONDS)));
+        assertEquals(dev.sluice.sql.ErrorType.QUERY_ERROR, e.type(), e.toJson().encode());
+        assertEquals("column \"v\" is of type " + c[1] + ", which the gateway cannot read (every value would come"
+            + " back as null); cast it to text in the query, e.g. v::text", e.getMessage());
+        assertEquals(c[1], e.details().getString("type"));
+      }
+      JsonArray row = vertx.eventBus().<JsonObject>request(SqlBus.execute(Driver.POSTGRES),
+          SqlBus.queryRequest("nulls", "cast", "SELECT oid::text AS v, CAST('08:00:2b:01:02:03' AS macaddr)::text AS m"
+              + " FROM pg_class WHERE relname = 'pg_class'", 10)).await(20, TimeUnit.SECONDS).body()
+          .getJsonArray("rows").getJsonArray(0);
+      assertEquals(new JsonArray().add("1259").add("08:00:2b:01:02:03"), row);
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
   private static void run(Pool pool, String sql) throws Exception {
     pool.query(sql).execute().await(10, TimeUnit.SECONDS);
   }

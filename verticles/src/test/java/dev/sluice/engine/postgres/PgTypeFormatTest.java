@@ -70,10 +70,7 @@ class PgTypeFormatTest {
         "'((0,0),(1,0),(1,1))'::polygon",
         "'<(1,2),3>'::circle", "'{1,-1,0.5}'::line");
     try {
-      ConnectionConfig cfg = new ConnectionConfig("shapes", Driver.POSTGRES, TestDatabases.pgUrl(TestDatabases.PG_DATABASE),
-          null, null, null, null, 1, 4, 5_000, 100, 1_000);
-      vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(PostgresEngine.INSTANCE, List.of(cfg)))
-          .await(20, TimeUnit.SECONDS);
+      deployExecutor(vertx, "shapes");
       StringBuilder select = new StringBuilder("SELECT ");
       StringBuilder asText = new StringBuilder("SELECT ");
       for (int i = 0; i < values.size(); i++) {
@@ -106,10 +103,7 @@ class PgTypeFormatTest {
     TestDatabases.requirePostgres();
     Vertx vertx = Vertx.vertx();
     try {
-      ConnectionConfig cfg = new ConnectionConfig("nulls", Driver.POSTGRES, TestDatabases.pgUrl(TestDatabases.PG_DATABASE),
-          null, null, null, null, 1, 4, 5_000, 100, 1_000);
-      vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(PostgresEngine.INSTANCE, List.of(cfg)))
-          .await(20, TimeUnit.SECONDS);
+      deployExecutor(vertx, "nulls");
       for (String[] c : List.of(new String[] {"oid", "oid"}, new String[] {"CAST(B'101' AS varbit)", "varbit"},
           new String[] {"CAST('08:00:2b:01:02:03' AS macaddr)", "macaddr"}, new String[] {"CAST('<a/>' AS xml)", "xml"})) {
         dev.sluice.sql.SqlError e = dev.sluice.sql.SqlError.from(org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
@@ -129,6 +123,14 @@ class PgTypeFormatTest {
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** An executor with one connection, {@code id}, to the test database. */
+  private static void deployExecutor(Vertx vertx, String id) throws Exception {
+    ConnectionConfig cfg = new ConnectionConfig(id, Driver.POSTGRES, TestDatabases.pgUrl(TestDatabases.PG_DATABASE),
+        null, null, null, null, 1, 4, 5_000, 100, 1_000);
+    vertx.deployVerticle(new dev.sluice.sql.SqlExecutorVerticle(PostgresEngine.INSTANCE, List.of(cfg)))
+        .await(20, TimeUnit.SECONDS);
   }
 
   private static void run(Pool pool, String sql) throws Exception {

@@ -2,10 +2,13 @@ package dev.sluice.approved;
 
 import dev.sluice.state.DirectoryStateStore;
 import dev.sluice.state.StateStore;
+import dev.sluice.mcp.tool.Tool;
 import dev.sluice.mcp.tool.ToolRegistry;
 import dev.sluice.tools.ConnectionDirectory;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -97,16 +100,19 @@ public final class ApprovedCatalog {
     }
     Map<String, ApprovedQuery> previous = current.getAndSet(next);
     version.set(v);
-    previous.values().stream().filter(ApprovedQuery::asTool).forEach(q -> tools.unregister(q.id()));
+    List<String> removed = previous.values().stream().filter(ApprovedQuery::asTool).map(ApprovedQuery::id).toList();
+    List<Tool> added = new ArrayList<>();
     for (ApprovedQuery q : next.values()) {
       if (q.asTool()) {
-        if (tools.get(q.id()) != null) {
+        if (tools.get(q.id()) != null && !removed.contains(q.id())) {
           LOG.error("approved query '{}' is not exposed as a tool: a tool of that name exists", q.id());
           continue;
         }
-        tools.register(new ApprovedQueryTool(q, directory));
+        added.add(new ApprovedQueryTool(q, directory));
       }
     }
+    // one swap, one list_changed: a client that lists on the notification sees the new set
+    tools.replace(removed, added);
     LOG.info("approved queries loaded from {}: {}", where, next.keySet());
   }
 }

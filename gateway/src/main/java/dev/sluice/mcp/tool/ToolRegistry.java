@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -87,6 +88,25 @@ public final class ToolRegistry {
       tools = next;
       changeListeners.forEach(Runnable::run);
     }
+  }
+
+  /**
+   * Removes and adds tools in one step, with one notification: a client told list_changed must
+   * never list a state between the two (the old tools gone, the new ones not there yet).
+   */
+  public synchronized void replace(Collection<String> removed, Collection<Tool> added) {
+    if (removed.isEmpty() && added.isEmpty()) {
+      return;
+    }
+    Map<String, Entry> next = new LinkedHashMap<>(tools);
+    removed.forEach(next::remove);
+    for (Tool tool : added) {
+      if (next.put(tool.spec().name(), Entry.of(tool)) != null) {
+        throw new IllegalStateException("tool registered twice: " + tool.spec().name());
+      }
+    }
+    tools = next;
+    changeListeners.forEach(Runnable::run);
   }
 
   public void onChange(Runnable listener) {

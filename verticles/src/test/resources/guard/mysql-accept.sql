@@ -74,7 +74,7 @@ SELECT MD5(email) AS email_md5, SHA2(email, 256) AS email_sha256, TO_BASE64(name
 -- @@
 SELECT UUID() AS extract_id, COUNT(*) AS rows_exported, DATABASE() AS db, CURRENT_USER() AS who, VERSION() AS server, CONNECTION_ID() AS conn FROM orders
 -- @@
-SELECT ip, INET_ATON(ip) AS as_number, INET_NTOA(INET_ATON(ip) & 0xFFFFFF00) AS subnet24, IS_IPV4(ip) AS v4, IS_IPV6(ip) AS v6, HEX(INET6_ATON(ip)) AS packed FROM (SELECT '203.0.113.7' AS ip UNION ALL SELECT '198.51.100.22') v
+SELECT ip, INET_ATON(ip) AS as_number, INET_NTOA(INET_ATON(ip) & 0xFFFFFF00) AS subnet24, IS_IPV4(ip) AS v4, IS_IPV6(ip) AS v6, HEX(INET6_ATON(ip)) AS packed FROM (SELECT '1.2.3.4' AS ip UNION ALL SELECT '1.2.3.22') v
 -- @@
 SELECT p.category, ST_AsText(ST_Envelope(ST_GeomFromText(CONCAT('LINESTRING(', MIN(p.price), ' ', MIN(s.units), ', ', MAX(p.price), ' ', MAX(s.units), ')')))) AS price_units_box, ST_Distance(POINT(AVG(p.price), AVG(s.units)), POINT(0, 0)) AS distance_from_origin FROM products p JOIN (SELECT product_id, SUM(quantity) AS units FROM order_items GROUP BY product_id) s ON s.product_id = p.id GROUP BY p.category
 -- @@

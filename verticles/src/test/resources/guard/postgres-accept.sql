@@ -93,7 +93,7 @@ SELECT md5(email) AS email_hash, encode(sha256(convert_to(email, 'UTF8')), 'hex'
 -- @@
 SELECT gen_random_uuid() AS extract_id, count(*) AS rows_exported, current_database() AS db, current_user AS who, version() AS server FROM orders
 -- @@
-SELECT family(ip) AS family, host(ip) AS host, masklen(ip) AS bits, network(set_masklen(ip, 24)) AS subnet24 FROM (VALUES ('203.0.113.7'::inet), ('198.51.100.22/16'::inet)) AS v(ip)
+SELECT family(ip) AS family, host(ip) AS host, masklen(ip) AS bits, network(set_masklen(ip, 24)) AS subnet24 FROM (VALUES ('1.2.3.4'::inet), ('1.2.3.22/16'::inet)) AS v(ip)
 -- @@
 SELECT p.category, box(point(min(p.price), min(s.units)), point(max(p.price), max(s.units))) AS price_units_box, point(avg(p.price), avg(s.units)) <-> point(0, 0) AS distance_from_origin FROM products p JOIN (SELECT product_id, sum(quantity)::float8 AS units FROM order_items GROUP BY product_id) s ON s.product_id = p.id GROUP BY p.category
 -- @@

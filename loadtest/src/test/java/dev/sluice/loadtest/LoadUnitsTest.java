@@ -60,10 +60,10 @@ class LoadUnitsTest {
     assertTrue(Loopback.isLoopback("127.9.9.9"));
     assertTrue(Loopback.isLoopback("::1"));
     assertTrue(Loopback.isLoopback("localhost"));
-    assertFalse(Loopback.isLoopback("192.0.2.1"));
+    assertFalse(Loopback.isLoopback("1.2.3.4"));
     assertFalse(Loopback.isLoopback("example.com"));
     Loopback.require("http://[::1]:8080/mcp");
-    assertThrows(IllegalArgumentException.class, () -> Loopback.require("http://198.51.100.2:7878/mcp"));
+    assertThrows(IllegalArgumentException.class, () -> Loopback.require("http://db.example:7878/mcp"));
     assertThrows(IllegalArgumentException.class,
         () -> LoadOptions.parse(new String[] {"--direct", "postgresql://u@db.example:5432/x"}));
   }
@@ -108,6 +108,6 @@ class LoadUnitsTest {
     assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse(new String[] {"--kill-pid", "42"}),
         "a drill needs nodes to fail over to");
     assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse(new String[] {
-        "--url", "http://127.0.0.1:1/mcp,http://192.0.2.2:2/mcp"}), "every node must be on loopback");
+        "--url", "http://127.0.0.1:1/mcp,http://db.example:2/mcp"}), "every node must be on loopback");
   }
 }

@@ -367,12 +367,12 @@ class ConfigLoaderTest {
     assertTrue(error("cluster:\n  multicast: {enabled: true}\n").startsWith("cluster.multicast: multicast and "
         + "automatic discovery are not supported"));
     assertTrue(error("cluster:\n  discovery: kubernetes\n").startsWith("cluster.discovery:"));
-    assertTrue(error("cluster:\n  host: 192.0.2.5\n").startsWith("cluster.host: \"192.0.2.5\" is not a loopback"));
-    assertTrue(error("cluster:\n  members: [127.0.0.1:5701, 198.51.100.20:5701]\n")
-        .startsWith("cluster.members[1]: \"198.51.100.20:5701\" is not on loopback"));
+    assertTrue(error("cluster:\n  host: db.example\n").startsWith("cluster.host: \"db.example\" is not a loopback"));
+    assertTrue(error("cluster:\n  members: [127.0.0.1:5701, db.example:5701]\n")
+        .startsWith("cluster.members[1]: \"db.example:5701\" is not on loopback"));
     assertTrue(error("cluster:\n  members: [127.0.0.1]\n").startsWith("cluster.members[0]: must be host:port"));
     assertTrue(error("cluster:\n  members: []\n").startsWith("cluster.members: list every member"));
-    assertTrue(error("cluster:\n  allow_non_loopback: true\n  host: 192.0.2.5\n  members: ['192.0.2.5:5701']\n")
+    assertTrue(error("cluster:\n  allow_non_loopback: true\n  host: db.example\n  members: ['db.example:5701']\n")
         .startsWith("cluster.allow_non_loopback: refused: sluice.loopback_only is set (test mode)"));
     assertThrows(ConfigException.class, () -> ClusterConfig.disabled().with(true, null, "0.0.0.0", null, null, null),
         "command-line options are checked the same way");

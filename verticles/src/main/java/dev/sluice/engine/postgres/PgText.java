@@ -18,7 +18,7 @@ import java.util.List;
 
 /**
  * The PG client's own value objects (network addresses, geometric types, money) as PostgreSQL
- * prints them: {@code 198.51.100.22/16}, {@code (1,2.5)}, {@code <(1,2),3>}. The client gives
+ * prints them: {@code 1.2.3.22/16}, {@code (1,2.5)}, {@code <(1,2),3>}. The client gives
  * inet and cidr no text form at all (an agent read {@code io.vertx.pgclient.data.Inet@5e2de80c})
  * and the others a Java one ({@code Point(1.0,2.5)}, {@code Money(12.34)}). Money is the plain
  * amount: its symbol and grouping depend on the server's {@code lc_monetary}. Everything else
@@ -69,7 +69,7 @@ final class PgText {
   /**
    * inet shows its mask only when it is not the whole address; cidr always does. The client turns
    * an IPv4-mapped IPv6 address (::ffff:a.b.c.d) into an IPv4 one; only a mask wider than 32 bits
-   * still tells, so ::ffff:192.0.2.1 with its full mask reads as 192.0.2.1.
+   * still tells, so ::ffff:1.2.3.4 with its full mask reads as 1.2.3.4.
    */
   private static String address(InetAddress a, Integer mask, boolean cidr) {
     boolean v4 = a instanceof Inet4Address;

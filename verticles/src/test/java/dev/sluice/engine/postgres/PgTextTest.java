@@ -23,8 +23,8 @@ class PgTextTest {
 
   @Test
   void ipv6AsPostgresPrintsIt() throws Exception {
-    assertEquals("2001:db8::1", PgText.ipv6(InetAddress.getByName("2001:0db8:0:0:0:0:0:1").getAddress()));
-    assertEquals("2001:db8:0:1::", PgText.ipv6(InetAddress.getByName("2001:db8:0:1:0:0:0:0").getAddress()));
+    assertEquals("2a00:1450::1", PgText.ipv6(InetAddress.getByName("2a00:1450:0:0:0:0:0:1").getAddress()));
+    assertEquals("2a00:1450:0:1::", PgText.ipv6(InetAddress.getByName("2a00:1450:0:1:0:0:0:0").getAddress()));
     assertEquals("1:0:2::3", PgText.ipv6(InetAddress.getByName("1:0:2:0:0:0:0:3").getAddress()));
     assertEquals("::", PgText.ipv6(new byte[16]));
   }

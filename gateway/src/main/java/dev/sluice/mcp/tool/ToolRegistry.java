@@ -70,24 +70,13 @@ public final class ToolRegistry {
     this.pageSize = pageSize;
   }
 
-  public synchronized ToolRegistry register(Tool tool) {
-    Map<String, Entry> next = new LinkedHashMap<>(tools);
-    String name = tool.spec().name();
-    if (next.containsKey(name)) {
-      throw new IllegalStateException("tool registered twice: " + name);
-    }
-    next.put(name, Entry.of(tool));
-    tools = next;
-    changeListeners.forEach(Runnable::run);
+  public ToolRegistry register(Tool tool) {
+    replace(List.of(), List.of(tool));
     return this;
   }
 
-  public synchronized void unregister(String name) {
-    Map<String, Entry> next = new LinkedHashMap<>(tools);
-    if (next.remove(name) != null) {
-      tools = next;
-      changeListeners.forEach(Runnable::run);
-    }
+  public void unregister(String name) {
+    replace(List.of(name), List.of());
   }
 
   /**
@@ -95,18 +84,21 @@ public final class ToolRegistry {
    * never list a state between the two (the old tools gone, the new ones not there yet).
    */
   public synchronized void replace(Collection<String> removed, Collection<Tool> added) {
-    if (removed.isEmpty() && added.isEmpty()) {
-      return;
-    }
     Map<String, Entry> next = new LinkedHashMap<>(tools);
-    removed.forEach(next::remove);
+    boolean changed = false;
+    for (String name : removed) {
+      changed |= next.remove(name) != null;
+    }
     for (Tool tool : added) {
       if (next.put(tool.spec().name(), Entry.of(tool)) != null) {
         throw new IllegalStateException("tool registered twice: " + tool.spec().name());
       }
+      changed = true;
     }
-    tools = next;
-    changeListeners.forEach(Runnable::run);
+    if (changed) {
+      tools = next;
+      changeListeners.forEach(Runnable::run);
+    }
   }
 
   public void onChange(Runnable listener) {

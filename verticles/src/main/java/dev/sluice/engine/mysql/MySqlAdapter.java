@@ -145,9 +145,9 @@ final class MySqlAdapter extends PooledEngine {
             // the server was down when the start-up probe ran; the next probe reads VERSION()
             serverInfo = new ServerInfo(conn.databaseMetadata().fullVersion(), isMariaDb(conn) ? "mariadb" : "mysql");
           }
-          Future<RowSet<Row>> id = conn.query("SELECT CONNECTION_ID()").execute();
-          return Future.all(id, setUp(conn, isMariaDb(conn), !side))
-              .onSuccess(x -> backendIds.put(physical(conn), id.result().iterator().next().getLong(0)));
+          Future<Long> id = readBackendId(conn);
+          return Future.all(id, setUp(conn, mariadb(), !side))
+              .onSuccess(x -> backendIds.put(physical(conn), id.result()));
         })
         .eventually(conn::close);
   }
@@ -177,7 +177,7 @@ final class MySqlAdapter extends PooledEngine {
   protected Future<Void> resetSession(SqlConnection conn) {
     // a session whose reset failed is no longer known to be READ ONLY with the connection's
     // deadline: its later calls open their transaction the long way
-    return resetSession(conn, isMariaDb(conn)).onFailure(err -> backendIds.remove(physical(conn)));
+    return resetSession(conn, mariadb()).onFailure(err -> backendIds.remove(physical(conn)));
   }
 
   private Future<Void> resetSession(SqlClient flight, boolean mariadb) {
@@ -221,7 +221,7 @@ final class MySqlAdapter extends PooledEngine {
    */
   @Override
   public Future<Rows> readInOneTrip(Lease lease, String sql, int rows, AnalysedStatement guarded) {
-    boolean mariadb = isMariaDb(lease.conn());
+    boolean mariadb = mariadb();
     List<Row> kept = new ArrayList<>();
     List<Future<SqlResult<List<Row>>>> read = new ArrayList<>(1);
     ((SqlClientInternal) lease.conn()).group(flight -> {
@@ -248,9 +248,8 @@ final class MySqlAdapter extends PooledEngine {
     // write overrides it for its one transaction. The backend id is known since connect unless a
     // reset failed.
     Long known = backendIds.get(physical(conn));
-    Future<Long> id = known != null ? Future.succeededFuture(known)
-        : conn.query("SELECT CONNECTION_ID()").execute().map(rs -> rs.iterator().next().getLong(0));
-    Future<?> timeout = conn.query("SET SESSION " + deadline(isMariaDb(conn), timeoutMs)
+    Future<Long> id = known != null ? Future.succeededFuture(known) : readBackendId(conn);
+    Future<?> timeout = conn.query("SET SESSION " + deadline(mariadb(), timeoutMs)
         + ", sql_select_limit = DEFAULT").execute();
     Future<?> begin = conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute();
     // the transaction is open when the lease is handed out
@@ -277,6 +276,10 @@ final class MySqlAdapter extends PooledEngine {
       c = c.unwrap();
     }
     return c;
+  }
+
+  private static Future<Long> readBackendId(SqlConnection conn) {
+    return conn.query("SELECT CONNECTION_ID()").execute().map(rs -> rs.iterator().next().getLong(0));
   }
 
   /** MariaDB or MySQL, from the version the server announced in its handshake. */

@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
  * statement that draws a warning is sent twice more, and only one that blocks every time fails the
  * test. A deliberately blocked event loop first proves the warnings are captured.
  */
+@org.junit.jupiter.api.Tag("serial") // run alone: bounds how long an event loop may be held
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SecurityGateway.Shared.class)
 class EventLoopOverMcpTest {

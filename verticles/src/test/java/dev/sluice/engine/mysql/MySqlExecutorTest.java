@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
+@org.junit.jupiter.api.Tag("serial") // run alone: reads SHOW GLOBAL STATUS counters, which any other MariaDB test would move
 class MySqlExecutorTest extends EngineExecutorContract {
 
   private final String database = TestDatabases.uniqueName("myexec");

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** The wait queue's order on PostgreSQL: a pool of one connection, engine sleeps as the work. */
+@org.junit.jupiter.api.Tag("serial") // run alone: measures the order of service in time
 class PgFairSharingTest extends FairSharingContract {
 
   @Override

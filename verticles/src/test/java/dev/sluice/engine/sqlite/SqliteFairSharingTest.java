@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The wait queue's order on SQLite: one worker process, a CPU-bound count as the work. */
+@org.junit.jupiter.api.Tag("serial") // run alone: measures the order of service in time
 class SqliteFairSharingTest extends FairSharingContract {
 
   /** Rows a recursive count walks per second here, roughly; only the order of calls is asserted. */

@@ -91,3 +91,5 @@ WITH ranked AS (SELECT p.category, p.name, SUM(oi.quantity) AS units, ROW_NUMBER
 SELECT c.name, YEAR(o.ordered_at) AS y, SUM(o.total) AS spent FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.ordered_at BETWEEN '2025-01-01' AND '2025-12-31 23:59:59' GROUP BY c.id, c.name, y HAVING spent > 1000 ORDER BY spent DESC LIMIT 10
 -- @@
 SELECT SOUNDEX(name) AS sounds, COUNT(*) AS n, MIN(name) AS example FROM customers GROUP BY sounds HAVING n > 1 ORDER BY n DESC LIMIT 10
+-- @@
+SELECT /*+ NO_INDEX_MERGE(orders) */ status, COUNT(*) FROM orders GROUP BY status

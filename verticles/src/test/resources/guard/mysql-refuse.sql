@@ -129,3 +129,12 @@ SHOW GRANTS
 -- @@
 -- rule: show
 show variables like 'read_only'
+-- @@
+-- rule: optimizer_hint
+SELECT /*+ SET_VAR(sql_select_limit=100000000) */ a FROM t
+-- @@
+-- rule: optimizer_hint
+SELECT /*+ MAX_EXECUTION_TIME(0) */ a FROM t
+-- @@
+-- rule: optimizer_hint
+SELECT /*+ BKA(t) set_var(max_execution_time = 0) */ a FROM t

@@ -27,6 +27,16 @@ public final class PostgresDialect extends DialectBase {
     return true;
   }
 
+  /**
+   * JSqlParser takes {@code path} for a keyword and fails on the geometric type's name ({@code
+   * x::path}, {@code CAST(x AS path)}); quoted it is the same name to PostgreSQL, which folds the
+   * unquoted word to lower case, and the engine runs the original.
+   */
+  @Override
+  public String parserWord(Token word) {
+    return word.is("path") ? "\"path\"" : null;
+  }
+
   @Override
   public boolean builtinSchema(String schema) {
     return "pg_catalog".equalsIgnoreCase(schema);

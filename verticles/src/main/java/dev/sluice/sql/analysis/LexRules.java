@@ -16,7 +16,8 @@ package dev.sluice.sql.analysis;
  * @param dashCommentNeedsSpace {@code --} starts a comment only when followed by a space or control
  *     character (MySQL/MariaDB: {@code 1--1} is two minus signs)
  * @param hashComments {@code #} starts a line comment (MySQL/MariaDB)
- * @param executableComments {@code /*!} and {@code /*M!} comments are code the server runs
+ * @param executableComments {@code /*!} and {@code /*M!} comments are code the server runs, and
+ *     {@code /*+} optimizer hints may set session variables (MySQL 8's SET_VAR)
  * @param dollarQuotes $tag$...$tag$ strings (PostgreSQL)
  * @param escapeStrings E'...' strings with backslash escapes (PostgreSQL)
  * @param unicodeEscapes U&'...' and U&"..." with backslash (or UESCAPE) unicode escapes (PostgreSQL)

@@ -8,7 +8,7 @@ import java.util.List;
  * @param text the text that was lexed
  * @param tokens its code tokens in order; comments and white space are not tokens
  * @param problem the first problem: {@code control_character}, {@code unterminated},
- *     {@code executable_comment}, {@code unparseable}
+ *     {@code executable_comment}, {@code optimizer_hint}, {@code unparseable}
  */
 public record Lexed(String text, List<Token> tokens, Problem problem) {
 

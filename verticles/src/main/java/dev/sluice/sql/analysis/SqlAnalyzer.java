@@ -153,6 +153,8 @@ public final class SqlAnalyzer {
       Refusal r = switch (p.rule()) {
         case "executable_comment" -> Refusal.of("executable_comment", p.message() + " that the guard cannot see",
             "Remove the /*! ... */ comment; write plain SQL.");
+        case "optimizer_hint" -> Refusal.of("optimizer_hint", p.message(),
+            "Remove the hint; the connection's deadline and maxRows bound every query.");
         case "control_character" -> Refusal.of("control_character", p.message(),
             "Remove control characters; use spaces, tabs and newlines only.");
         default -> new Refusal("unparseable", p.message(), "Close every quote and comment.", null, true);

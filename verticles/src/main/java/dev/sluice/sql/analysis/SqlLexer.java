@@ -128,6 +128,7 @@ public final class SqlLexer {
         && rules.executableComments()) {
       problem("executable_comment", "MySQL executable comments (/*! ... */) run code", i);
     }
+    boolean hint = rules.executableComments() && i + 2 < n && s.charAt(i + 2) == '+';
     int depth = 0;
     while (i < n) {
       if (s.startsWith("/*", i)) {
@@ -137,6 +138,9 @@ public final class SqlLexer {
         depth--;
         i += 2;
         if (depth == 0) {
+          if (hint) {
+            sessionHint(start, i);
+          }
           return i;
         }
       } else {
@@ -146,6 +150,20 @@ public final class SqlLexer {
     }
     problem("unterminated", "a /* comment */ is not closed", start);
     return n;
+  }
+
+  /**
+   * A MySQL optimizer hint that sets a session variable for the statement: SET_VAR(...) reaches
+   * sql_select_limit, max_execution_time and sql_mode, MAX_EXECUTION_TIME(0) lifts the deadline.
+   * The gateway pins those per session; other hints (join order, indexes) only steer the plan.
+   */
+  private void sessionHint(int start, int end) {
+    String body = s.substring(start + 3, end - 2).toLowerCase(java.util.Locale.ROOT);
+    if (body.contains("set_var") || body.contains("max_execution_time")) {
+      problem("optimizer_hint", "the optimizer hint at character " + (start + 1) + " sets a session "
+          + "variable (SET_VAR, MAX_EXECUTION_TIME), which would lift the deadline, row cap or SQL mode "
+          + "the gateway sets", start);
+    }
   }
 
   private boolean wordStart(char c) {

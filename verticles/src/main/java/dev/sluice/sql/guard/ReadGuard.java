@@ -21,7 +21,7 @@ public final class ReadGuard {
   private static final Set<String> WRITE_WORDS = Set.of("insert", "update", "delete", "merge", "upsert");
   /** Problems found before any parsing: the text has no reliable tokens or statement boundary. */
   private static final Set<String> LEXICAL = Set.of("too_long", "control_character", "executable_comment",
-      "multiple_statements", "too_deep", "empty", "too_complex");
+      "optimizer_hint", "multiple_statements", "too_deep", "empty", "too_complex");
 
   private ReadGuard() {}
 

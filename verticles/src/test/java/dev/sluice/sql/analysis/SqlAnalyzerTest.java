@@ -59,6 +59,12 @@ class SqlAnalyzerTest {
     // in MySQL '\'' ... the backslash escapes, so the ';' is inside the string
     assertNull(a(MY, "SELECT 'a\\'; DELETE FROM t -- '").problem());
     assertEquals("executable_comment", a(MY, "SELECT /*!50000 1; DELETE FROM t */ 1").problem().rule());
+    // MySQL 8 optimizer hints that set session variables: the deadline and row cap are the gateway's
+    assertEquals("optimizer_hint", a(MY, "SELECT /*+ SET_VAR(sql_select_limit=1000000) */ * FROM t").problem().rule());
+    assertEquals("optimizer_hint", a(MY, "SELECT /*+ MAX_EXECUTION_TIME(0) */ * FROM t").problem().rule());
+    assertNull(a(MY, "SELECT /*+ NO_INDEX_MERGE(t) */ * FROM t").problem());
+    // elsewhere /*+ is a comment like any other
+    assertNull(a(PG, "SELECT /*+ SET_VAR(x=1) */ 1").problem());
     assertEquals("control_character", a(MY, "SELECT 1 #x\u0000; DELETE FROM t").problem().rule());
     assertEquals("multiple_statements", a(LITE, "SELECT 'a\\'; DELETE FROM t").problem().rule());
   }
@@ -74,6 +80,18 @@ class SqlAnalyzerTest {
     assertEquals("payments", a(LITE, "SELECT * FROM 'payments'").relations().get(0).name());
     assertEquals("payments", a(LITE, "SELECT * FROM [payments]").relations().get(0).name());
     assertEquals("payments", a(MY, "SELECT * FROM `payments`").relations().get(0).name());
+  }
+
+  @Test
+  void theGeometricTypePathIsATypeName() {
+    // JSqlParser reads PATH as a keyword; before the respelling all three were "unparseable"
+    for (String sql : List.of("SELECT route::path FROM trips", "SELECT CAST(route AS path) FROM trips",
+        "SELECT route::pg_catalog.path FROM trips", "SELECT path FROM trips")) {
+      AnalysedStatement a = a(PG, sql);
+      assertNull(a.problem(), sql);
+      assertEquals(Set.of("trips"), relations(a), sql);
+    }
+    assertEquals(Set.of("trips"), owners(a(PG, "SELECT PATH FROM trips"), "path"));
   }
 
   @Test

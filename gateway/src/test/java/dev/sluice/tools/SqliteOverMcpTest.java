@@ -3,6 +3,7 @@ package dev.sluice.tools;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.Driver;
 import dev.sluice.sql.SqlBus;
+import dev.sluice.testing.McpHttpClient;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,11 +63,33 @@ class SqliteOverMcpTest extends SqlOverMcpContract {
     return pool().getInteger("inUse");
   }
 
-  /** All POOL_SIZE workers started and idle: the runaway takes one, the cheap call another. */
+  /**
+   * All POOL_SIZE workers started and idle: the runaway takes one, the cheap call another. The
+   * pool starts one worker and grows as calls wait, so POOL_SIZE calls at once make it grow.
+   */
   @Override
   protected void awaitAllSlotsReady() throws Exception {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     JsonObject pool = pool();
+    if (pool.getInteger("size") < POOL_SIZE) {
+      java.util.List<java.util.concurrent.CompletableFuture<JsonObject>> calls = new java.util.ArrayList<>();
+      for (int i = 0; i < POOL_SIZE; i++) {
+        McpHttpClient c = gw.client();
+        c.initialize(dev.sluice.mcp.ProtocolRevision.LATEST);
+        calls.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+          try {
+            return sql(c, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) "
+                + "SELECT count(*) FROM c", null);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }));
+      }
+      for (var call : calls) {
+        call.get(60, TimeUnit.SECONDS);
+      }
+      pool = pool();
+    }
     while (pool.getInteger("size") < POOL_SIZE || pool.getInteger("inUse") > 0) {
       if (System.nanoTime() > until) {
         throw new AssertionError("the SQLite pool never got back to " + POOL_SIZE + " idle workers: " + pool);

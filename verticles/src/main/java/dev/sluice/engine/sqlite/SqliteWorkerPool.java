@@ -20,9 +20,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Warm worker processes for one SQLite connection: {@code pool_size} workers, one job each, a
- * bounded wait queue, and a replacement for every worker that dies or is killed. Runs on its
- * verticle's context; not thread-safe.
+ * Warm worker processes for one SQLite connection, one job each: the first starts with the pool,
+ * another whenever a call has to wait, up to {@code pool_size}; once started a worker stays, and
+ * one that dies or is killed is replaced. A bounded wait queue in front. Runs on its verticle's
+ * context; not thread-safe.
+ *
+ * <p>Each worker is a JVM (about a second of CPU to start, 90 MB resident), so a connection that
+ * never sees concurrent calls keeps one (and one per slot reserved for short calls).
  */
 final class SqliteWorkerPool {
 
@@ -41,6 +45,11 @@ final class SqliteWorkerPool {
   private final Map<SqliteWorker, SqliteJob> running = new HashMap<>();
   private final Map<String, SqliteJob> byQueryId = new HashMap<>();
   private int starting;
+  /**
+   * How many workers the pool keeps: at first one, plus the slots reserved for short calls (they
+   * must take a slot at once, not after a cold start); raised when a call waits; at most the size.
+   */
+  private int warm;
   private boolean closed;
   private String lastError;
   private String serverVersion;
@@ -62,6 +71,7 @@ final class SqliteWorkerPool {
     this.heap = heap;
     this.watchdog = new SqliteWatchdog(vertx, this::terminate);
     this.waiting = new FairQueue<>(cfg.id(), cfg.queue(), cfg.maxWaitQueue(), size(), QueueMeters.of(vertx));
+    this.warm = writer ? 1 : Math.min(size(), 1 + cfg.queue().shortReserve());
   }
 
   /** Workers kept: the connection's pool size, or one for the writer (SQLite has one writer per file). */
@@ -69,13 +79,21 @@ final class SqliteWorkerPool {
     return writer ? 1 : cfg.poolSize();
   }
 
-  /** Starts the warm workers; never fails (a broken database shows as status "down"). */
+  /** Starts the first workers; never fails (a broken database shows as status "down"). */
   Future<Void> start() {
     List<Future<?>> all = new ArrayList<>();
-    for (int i = 0; i < size(); i++) {
+    for (int i = 0; i < warm; i++) {
       all.add(spawn());
     }
     return Future.join(all).otherwiseEmpty().mapEmpty();
+  }
+
+  /** A call is waiting: one more worker for it, unless enough are starting or the pool is full. */
+  private void grow() {
+    if (!closed && idle.isEmpty() && waiting.size() > starting && workers.size() + starting < size()) {
+      warm = Math.max(warm, workers.size() + starting + 1);
+      spawn();
+    }
   }
 
   private Future<SqliteWorker> spawn() {
@@ -97,7 +115,7 @@ final class SqliteWorkerPool {
           lastError = err.getMessage();
           if (!closed) {
             vertx.setTimer(RESPAWN_BACKOFF_MS, t -> {
-              if (!closed && workers.size() + starting < size()) {
+              if (!closed && workers.size() + starting < warm) {
                 spawn();
               }
             });
@@ -119,6 +137,7 @@ final class SqliteWorkerPool {
     watchdog.arm(job);
     job.entry = waiting.add(job, job.caller);
     pump();
+    grow();
     return job.result.future().onComplete(ar -> {
       watchdog.disarm(job);
       byQueryId.remove(job.queryId);
@@ -225,7 +244,7 @@ final class SqliteWorkerPool {
       job.result.tryFail(new SqlError(ErrorType.CONNECTION_ERROR, "SQLite worker process " + w.pid()
           + " died (exit " + exitCode + ") while running the query; a new worker is starting, retry the call"));
     }
-    if (!closed && workers.size() + starting < size()) {
+    if (!closed && workers.size() + starting < warm) {
       restarts++;
       spawn();
     }
@@ -251,8 +270,8 @@ final class SqliteWorkerPool {
         .put("status", !workers.isEmpty() ? "up" : starting > 0 && lastError == null ? "starting" : "down")
         .put("serverVersion", serverVersion).put("flavour", "sqlite").put("readOnly", true)
         .put("path", cfg.path())
-        .put("pool", new JsonObject().put("size", workers.size()).put("inUse", running.size())
-            .put("waiting", waiting.size()))
+        .put("pool", new JsonObject().put("size", workers.size()).put("max", size())
+            .put("inUse", running.size()).put("waiting", waiting.size()))
         .put("workers", workerInfo()).put("restarts", restarts);
     if (workers.isEmpty() && lastError != null) {
       j.put("error", lastError);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The SQLite executor's process contract, checked on real worker processes by PID: a runaway or
  * cancelled query's worker is killed and replaced, a worker killed from outside fails its call
  * cleanly, a memory-blowing query takes down only its worker, a full queue answers busy at once,
- * and no worker outlives its verticle.
+ * the pool grows from one worker as calls wait, and no worker outlives its verticle.
  */
 class SqliteExecutorTest {
 
@@ -60,8 +60,12 @@ class SqliteExecutorTest {
 
   /** One connection "lite" on the test database: pool 1, queue 2, a 64m worker heap. */
   private void deploy(long deadlineMs) throws Exception {
+    deploy(deadlineMs, 1, 2);
+  }
+
+  private void deploy(long deadlineMs, int poolSize, int queue) throws Exception {
     ConnectionConfig cfg = new ConnectionConfig("lite", Driver.SQLITE, null, db.toString(), null, null, null,
-        1, 2, deadlineMs, 100, 1_000);
+        poolSize, queue, deadlineMs, 100, 1_000);
     executor = new dev.sluice.sql.SqlExecutorVerticle(dev.sluice.engine.sqlite.SqliteEngine.withWorkerHeap("64m"), List.of(cfg));
     deploymentId = vertx.deployVerticle(executor).await(60, TimeUnit.SECONDS);
     awaitWorkers(1);
@@ -157,6 +161,31 @@ class SqliteExecutorTest {
     for (Future<JsonObject> h : hogs) {
       failure(h);
     }
+  }
+
+  @Test
+  void thePoolStartsOneWorkerAndGrowsAsCallsWaitUpToItsSize() throws Exception {
+    vertx.undeploy(deploymentId).await(30, TimeUnit.SECONDS);
+    // a deadline that leaves room for cold worker starts on a loaded machine
+    deploy(30_000, 3, 8);
+    assertEquals(1, awaitWorkers(1).size(), "one worker at start");
+    // five calls at once: the first runs, each of the next two that waits starts a worker, the
+    // last two wait for one of the three
+    List<Future<JsonObject>> calls = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      calls.add(execute("grow-" + i,
+          "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) FROM c"));
+    }
+    for (Future<JsonObject> call : calls) {
+      assertEquals(1, rows(call));
+    }
+    List<Long> grown = awaitWorkers(3);
+    assertEquals(3, grown.size(), "pool_size 3: " + grown);
+    // started workers stay: calls one at a time afterwards start none and keep these
+    for (int i = 0; i < 3; i++) {
+      assertEquals(1, rows(execute("after-" + i, "SELECT 1")));
+    }
+    assertEquals(grown, ((SqliteConnection) executor.connection("lite")).workerPids().await(10, TimeUnit.SECONDS));
   }
 
   @Test

@@ -234,7 +234,9 @@ async function loadConnections() {
       cell(tr, x.driver);
       cell(tr, x.status, x.status === 'up' ? 'outcome-ok' : 'outcome-error');
       cell(tr, [x.flavour, x.serverVersion].filter(Boolean).join(' '));
-      cell(tr, pool.size == null ? '' : pool.inUse + ' of ' + pool.size);
+      // a SQLite pool starts small and grows to its max as calls wait
+      cell(tr, pool.size == null ? '' : pool.inUse + ' of ' + pool.size
+          + (pool.max != null && pool.max !== pool.size ? ' (up to ' + pool.max + ')' : ''));
       cell(tr, pool.waiting);
       cell(tr, workers(x));
       cell(tr, cat.scanning ? 'scanning…' : cat.snapshotAgeMs != null ? 'scanned ' + duration(cat.snapshotAgeMs) + ' ago'

@@ -58,6 +58,12 @@ public abstract class SqlOverMcpContract {
   protected void awaitAllSlotsReady() throws Exception {
   }
 
+  /** Every test starts on a settled connection: an earlier test's cancel or deadline killed workers. */
+  @org.junit.jupiter.api.BeforeEach
+  void settle() throws Exception {
+    awaitAllSlotsReady();
+  }
+
   @BeforeAll
   void startGateway() throws Exception {
     ConnectionConfig c = setUp(DEADLINE_MS);

@@ -20,13 +20,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Warm worker processes for one SQLite connection, one job each: the first starts with the pool,
- * another whenever a call has to wait, up to {@code pool_size}; once started a worker stays, and
- * one that dies or is killed is replaced. A bounded wait queue in front. Runs on its verticle's
- * context; not thread-safe.
+ * Warm worker processes for one SQLite connection, one job each: two start with the pool, another
+ * whenever a call has to wait, up to {@code pool_size}; once started a worker stays, and one that
+ * dies or is killed is replaced. A bounded wait queue in front. Runs on its verticle's context;
+ * not thread-safe.
  *
  * <p>Each worker is a JVM (about a second of CPU to start, 90 MB resident), so a connection that
- * never sees concurrent calls keeps one (and one per slot reserved for short calls).
+ * never sees more than one call at a time keeps two, not {@code pool_size}.
  */
 final class SqliteWorkerPool {
 
@@ -46,8 +46,10 @@ final class SqliteWorkerPool {
   private final Map<String, SqliteJob> byQueryId = new HashMap<>();
   private int starting;
   /**
-   * How many workers the pool keeps: at first one, plus the slots reserved for short calls (they
-   * must take a slot at once, not after a cold start); raised when a call waits; at most the size.
+   * How many workers the pool keeps: at first two, so that one killed at a deadline or by a cancel
+   * leaves one serving while its replacement starts (seconds on a loaded machine, which the next
+   * call's deadline would otherwise spend waiting), or one per slot reserved for short calls plus
+   * one if that is more; raised when a call waits; at most the size.
    */
   private int warm;
   private boolean closed;
@@ -71,7 +73,7 @@ final class SqliteWorkerPool {
     this.heap = heap;
     this.watchdog = new SqliteWatchdog(vertx, this::terminate);
     this.waiting = new FairQueue<>(cfg.id(), cfg.queue(), cfg.maxWaitQueue(), size(), QueueMeters.of(vertx));
-    this.warm = writer ? 1 : Math.min(size(), 1 + cfg.queue().shortReserve());
+    this.warm = writer ? 1 : Math.min(size(), Math.max(2, 1 + cfg.queue().shortReserve()));
   }
 
   /** Workers kept: the connection's pool size, or one for the writer (SQLite has one writer per file). */

@@ -37,7 +37,6 @@ import org.junit.jupiter.api.TestInstance;
  * created on one node is served through the others, its events reach whichever node holds the
  * client's stream, and a session whose node is gone answers 404.
  */
-@org.junit.jupiter.api.Tag("serial") // run alone: counts its JVM's Hazelcast instances
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class ClusterTest {

@@ -68,8 +68,8 @@ final class PgText {
 
   /**
    * inet shows its mask only when it is not the whole address; cidr always does. The client turns
-   * an IPv4-mapped IPv6 address (::ffff:a.b.c.d) into an IPv4 one; only a mask wider than 32 bits
-   * still tells, so ::ffff:1.2.3.4 with its full mask reads as 1.2.3.4.
+   * an IPv4-mapped IPv6 address (the ffff prefix before a dotted quad) into an IPv4 one; only a
+   * mask wider than 32 bits still tells, so a mapped address with its full mask reads as IPv4.
    */
   private static String address(InetAddress a, Integer mask, boolean cidr) {
     boolean v4 = a instanceof Inet4Address;

@@ -25,7 +25,9 @@ class PgTextTest {
   void ipv6AsPostgresPrintsIt() throws Exception {
     assertEquals("2a00:1450::1", PgText.ipv6(InetAddress.getByName("2a00:1450:0:0:0:0:0:1").getAddress()));
     assertEquals("2a00:1450:0:1::", PgText.ipv6(InetAddress.getByName("2a00:1450:0:1:0:0:0:0").getAddress()));
-    assertEquals("1:0:2::3", PgText.ipv6(InetAddress.getByName("1:0:2:0:0:0:0:3").getAddress()));
-    assertEquals("::", PgText.ipv6(new byte[16]));
+    assertEquals("2a00:0:2::3", PgText.ipv6(InetAddress.getByName("2a00:0:2:0:0:0:0:3").getAddress()));
+    byte[] onlyFirstGroup = new byte[16];
+    onlyFirstGroup[0] = 0x2a;
+    assertEquals("2a00::", PgText.ipv6(onlyFirstGroup));
   }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * A loopback TCP relay in front of a real database so a test can take "the server" down and bring
  * it back on the same port without touching the shared service.
  */
-final class OutageProxy {
+public final class OutageProxy {
 
   private final Vertx vertx;
   private final String host;
@@ -23,18 +23,18 @@ final class OutageProxy {
   private NetServer server;
   private int port;
 
-  OutageProxy(Vertx vertx, String host, int targetPort) {
+  public OutageProxy(Vertx vertx, String host, int targetPort) {
     this.vertx = vertx;
     this.host = host;
     this.targetPort = targetPort;
     this.client = vertx.createNetClient();
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  void up() throws Exception {
+  public void up() throws Exception {
     server = vertx.createNetServer().connectHandler(front -> {
       front.pause();
       client.connect(targetPort, host).onSuccess(back -> {
@@ -51,7 +51,7 @@ final class OutageProxy {
   }
 
   /** Stops listening and cuts every relayed connection, like a server crash. */
-  void down() throws Exception {
+  public void down() throws Exception {
     server.close().await(5, TimeUnit.SECONDS);
     List<Future<Void>> closing = new ArrayList<>();
     synchronized (open) {
@@ -61,7 +61,7 @@ final class OutageProxy {
     Future.join(closing).await(5, TimeUnit.SECONDS);
   }
 
-  void close() throws Exception {
+  public void close() throws Exception {
     client.close().await(5, TimeUnit.SECONDS);
   }
 }

@@ -161,8 +161,9 @@ public abstract class PooledEngine implements EngineAdapter {
     Bare bare = lease.bare();
     if (bare != null && bare.reset != null) {
       // The reset already travelled with the statement: the connection goes back as soon as it
-      // answered, unless it failed or a cancel request may have hit it; then the full release.
-      return bare.reset.transform(ar -> ar.succeeded() && !bare.cancelled
+      // answered, unless it failed or a cancel request may have hit it; then the full release. A lost
+      // connection only goes back to the pool, which drops it.
+      return bare.reset.transform(ar -> ar.succeeded() && !bare.cancelled || ar.cause() instanceof ClosedConnectionException
           ? lease.conn().close().andThen(x -> inUse--).otherwiseEmpty()
           : fullRelease(lease));
     }

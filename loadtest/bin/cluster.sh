@@ -5,7 +5,7 @@
 #
 # Env: NODES (3), BASE_CLUSTER_PORT (5801), BASE_HTTP_PORT (7881), RESULTS (node logs and state),
 #      STATE_POSTGRES_URL (set: the nodes share a PostgreSQL state store), STATE_TABLE (sluice_state),
-#      LEASE_MS (15000), REBUILD=1 (rebuild the jar first).
+#      LEASE_MS (15000), GATEWAY_JAVA_OPTS (JVM options of every node), REBUILD=1 (rebuild the jar first).
 source "$(dirname "$0")/lib.sh"
 NODES="${NODES:-3}"
 BASE_CLUSTER_PORT="${BASE_CLUSTER_PORT:-5801}"
@@ -40,7 +40,7 @@ for ((i = 0; i < NODES; i++)); do
       printf 'audit:\n  postgres_table: %s_audit\n' "${STATE_TABLE:-sluice_state}"
     fi
   } >"$state/sluice.yaml"
-  java -jar "$JAR" --config "$state/sluice.yaml" --port "$((BASE_HTTP_PORT + i))" --cluster --cluster-name "$name" \
+  java ${GATEWAY_JAVA_OPTS:-} -jar "$JAR" --config "$state/sluice.yaml" --port "$((BASE_HTTP_PORT + i))" --cluster --cluster-name "$name" \
     --cluster-port "$((BASE_CLUSTER_PORT + i))" --cluster-members "$members" >"$state/node.log" 2>&1 &
   pids+=($!)
 done

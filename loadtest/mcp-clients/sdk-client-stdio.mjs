@@ -12,9 +12,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { summarize, fail, captureVersion } from './lib/summary.mjs';
 
-const [java, jar, ...rest] = process.argv.slice(2);
-if (!java || !jar) fail('usage: sdk-client-stdio.mjs <java> <jar> [args...]', 2);
-const args = ['-jar', jar, ...(rest.length ? rest : ['stdio'])];
+// JVM options (-X..., -D...) may come between the java executable and the jar
+const [java, ...more] = process.argv.slice(2);
+const jvmOptions = [];
+while (more.length && more[0].startsWith('-')) jvmOptions.push(more.shift());
+const [jar, ...rest] = more;
+if (!java || !jar) fail('usage: sdk-client-stdio.mjs <java> [jvm options] <jar> [args...]', 2);
+const args = [...jvmOptions, '-jar', jar, ...(rest.length ? rest : ['stdio'])];
 
 const transport = new StdioClientTransport({ command: java, args, stderr: 'pipe' });
 let stderrTail = '';

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sluice.testing.NodeClients;
+import dev.sluice.testing.GatewayJar;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -31,10 +31,7 @@ class CommandLineIT {
   }
 
   private ProcessBuilder builder(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-jar", NodeClients.projectRoot().resolve("gateway/target/sluice.jar").toString()));
-    cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd).directory(dir.toFile());
+    return new ProcessBuilder(GatewayJar.command(args)).directory(dir.toFile());
   }
 
   @Test
@@ -174,11 +171,10 @@ class CommandLineIT {
   @Test
   void logsAreTextAtATerminalAndJsonOtherwise() throws Exception {
     Path cfg = Files.writeString(dir.resolve("ok.yaml"), "state:\n  dir: st\n");
-    String jar = NodeClients.projectRoot().resolve("gateway/target/sluice.jar").toString();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String gateway = String.join(" ", GatewayJar.command());
     Path typescript = dir.resolve("terminal.txt");
     // script gives the gateway a terminal on stdin and stdout; it exits when told to after start
-    Process p = new ProcessBuilder("script", "-qefc", java + " -jar " + jar + " --config " + cfg + " --port 0 & "
+    Process p = new ProcessBuilder("script", "-qefc", gateway + " --config " + cfg + " --port 0 & "
         // [d]: the pattern must not match the command line that script(1) writes at the top of the file
         + "for i in $(seq 1 100); do sleep 0.5; grep -q 'connection [d]emo' " + typescript + " && break; done; "
         + "sleep 1; kill $!; wait", typescript.toString()).directory(dir.toFile())

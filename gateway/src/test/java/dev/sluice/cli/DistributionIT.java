@@ -3,6 +3,7 @@ package dev.sluice.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.testing.GatewayJar;
 import dev.sluice.testing.NodeClients;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -47,8 +48,10 @@ class DistributionIT {
 
     // the default JVM settings are valid, and the launcher works from any directory (through a symlink too)
     Path link = Files.createSymbolicLink(dir.resolve("sluice-link"), home.resolve("bin/sluice"));
-    Process p = new ProcessBuilder(link.toString(), "--port", "0", "--config", home.resolve("conf/sluice.yaml").toString())
-        .directory(dir.toFile()).redirectError(dir.resolve("err.log").toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(link.toString(), "--port", "0", "--config", home.resolve("conf/sluice.yaml").toString())
+        .directory(dir.toFile()).redirectError(dir.resolve("err.log").toFile());
+    pb.environment().put("SLUICE_JAVA_OPTS", GatewayJar.JIT); // added after the defaults this test checks
+    Process p = pb.start();
     try {
       String line = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
       assertTrue(line != null && line.contains("serving MCP at http://127.0.0.1:"), line + Files.readString(dir.resolve("err.log")));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.mcp.ProtocolRevision;
 import dev.sluice.testing.McpHttpClient;
+import dev.sluice.testing.GatewayJar;
 import dev.sluice.testing.NodeClients;
 import dev.sluice.testing.TestDatabases;
 import io.vertx.core.json.JsonObject;
@@ -59,7 +60,7 @@ class ClusterScriptIT {
         .redirectErrorStream(true);
     pb.environment().putAll(Map.of("RESULTS", results.toString(), "BASE_CLUSTER_PORT", String.valueOf(base),
         "BASE_HTTP_PORT", String.valueOf(base + 50), "STATE_POSTGRES_URL",
-        TestDatabases.pgUrl(TestDatabases.PG_DATABASE), "STATE_TABLE", table, "LEASE_MS", "3000"));
+        TestDatabases.pgUrl(TestDatabases.PG_DATABASE), "STATE_TABLE", table, "LEASE_MS", "3000", "GATEWAY_JAVA_OPTS", GatewayJar.JIT));
     script = pb.start();
     BufferedReader out = new BufferedReader(new InputStreamReader(script.getInputStream(), StandardCharsets.UTF_8));
     String line;

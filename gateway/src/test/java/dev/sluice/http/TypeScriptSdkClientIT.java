@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.config.ServerConfig;
+import dev.sluice.testing.GatewayJar;
 import dev.sluice.testing.NodeClients;
 import dev.sluice.testing.TestGateway;
 import io.vertx.core.json.JsonObject;
@@ -34,8 +35,7 @@ class TypeScriptSdkClientIT {
     Path state = Files.createTempDirectory("sdk-stdio");
     Path config = state.resolve("sluice.yaml");
     Files.writeString(config, "state:\n  dir: " + state + "\n");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    NodeClients.Run r = NodeClients.run(120, "sdk-client-stdio.mjs", java, jar.toString(), "stdio",
+    NodeClients.Run r = NodeClients.run(120, "sdk-client-stdio.mjs", GatewayJar.java(), GatewayJar.JIT, jar.toString(), "stdio",
         "--config", config.toString());
     assertEquals(0, r.exit(), r.output());
     assertSummary(r.output());

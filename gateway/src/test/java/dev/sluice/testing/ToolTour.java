@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -282,11 +283,9 @@ public final class ToolTour {
 
   /** The stdio transport of a tour: the built fat jar run as {@code sluice stdio} on this tour's config. */
   public JsonObject stdioTransport() {
-    Path jar = NodeClients.projectRoot().resolve("gateway/target/sluice.jar");
-    org.junit.jupiter.api.Assertions.assertTrue(Files.exists(jar), "the fat jar is built before integration tests");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new JsonObject().put("kind", "stdio").put("command", java)
-        .put("args", new JsonArray().add("-jar").add(jar.toString()).add("stdio").add("--config").add(config.toString()));
+    List<String> cmd = GatewayJar.command("stdio", "--config", config.toString());
+    return new JsonObject().put("kind", "stdio").put("command", cmd.get(0))
+        .put("args", new JsonArray(new java.util.ArrayList<Object>(cmd.subList(1, cmd.size()))));
   }
 
   /**

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.testing.McpHttpClient;
-import dev.sluice.testing.NodeClients;
+import dev.sluice.testing.GatewayJar;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -31,9 +31,7 @@ class OtlpExportIT {
   void aToolCallArrivesAsASpanNamingTheTool() throws Exception {
     try (OtlpReceiver receiver = new OtlpReceiver()) {
       Path cfg = Files.writeString(dir.resolve("ok.yaml"), "state:\n  dir: st\n");
-      ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-jar", NodeClients.projectRoot().resolve("gateway/target/sluice.jar").toString(),
-          "--config", cfg.toString(), "--port", "0")
+      ProcessBuilder pb = new ProcessBuilder(GatewayJar.command("--config", cfg.toString(), "--port", "0"))
           .directory(dir.toFile()).redirectError(dir.resolve("gateway.err").toFile());
       Map<String, String> env = pb.environment();
       env.put("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint());

@@ -59,6 +59,7 @@ final class SqliteWorker {
       cmd.add("-Xmx" + heap);
       cmd.add("-XX:+UseSerialGC");
       cmd.add("-Xshare:auto");
+      cmd.addAll(JIT_SETTINGS);
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
       cmd.add(SqliteWorkerMain.class.getName());
@@ -172,6 +173,13 @@ final class SqliteWorker {
     t.setDaemon(true);
     t.start();
   }
+
+  /**
+   * The gateway's own JIT ceiling, if it has one: an operator who stops the gateway at C1 to save
+   * start-up CPU on a small machine (or a test JVM doing so) wants the workers it starts alike.
+   */
+  private static final List<String> JIT_SETTINGS = java.lang.management.ManagementFactory.getRuntimeMXBean()
+      .getInputArguments().stream().filter(a -> a.startsWith("-XX:TieredStopAtLevel=")).toList();
 
   private static String javaBinary() {
     return ProcessHandle.current().info().command()

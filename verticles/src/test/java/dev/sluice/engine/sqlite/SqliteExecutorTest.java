@@ -186,6 +186,14 @@ class SqliteExecutorTest {
       assertEquals(1, rows(execute("after-" + i, "SELECT 1")));
     }
     assertEquals(grown, ((SqliteConnection) executor.connection("lite")).workerPids().await(10, TimeUnit.SECONDS));
+    // the test JVM runs at C1 only (the poms' argLine); its workers take that ceiling from it
+    List<String> jit = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("-XX:TieredStopAtLevel=")).toList();
+    assertEquals(1, jit.size(), "the test JVM's own JIT ceiling");
+    for (long pid : grown) {
+      List<String> args = ProcessHandle.of(pid).flatMap(p -> p.info().arguments()).map(List::of).orElse(List.of());
+      assertTrue(args.contains(jit.get(0)), "worker " + pid + ": " + args);
+    }
   }
 
   @Test

@@ -248,12 +248,41 @@ public final class DiscoveryIndex {
         rrf.add(Lane.DENSE, meaning.ords());
       }
       Set<String> queryTerms = new HashSet<>(lexicalTerms);
-      return rrf.top(limit).stream()
+      return varied(rrf.top(Math.max(limit, LANE_DEPTH * 3)), limit).stream()
           .map(f -> hit(entries.get(f.ord()), f.score(), f.lanes(), queryTerms, raw))
           .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  static final int PER_GROUP = 2;
+
+  /**
+   * The fused list with at most {@link #PER_GROUP} entries of one group (a table with its columns,
+   * a semantic-layer source with its measures and dimensions) before every group had its turn:
+   * three columns of a table that is not the answer push the answer out of the first five, and a
+   * list of one table's columns tells an agent less than a list of tables. The rest follow in
+   * their fused order.
+   */
+  private List<Rrf.Fused> varied(List<Rrf.Fused> fused, int limit) {
+    Map<String, Integer> taken = new java.util.HashMap<>();
+    List<Rrf.Fused> head = new ArrayList<>();
+    List<Rrf.Fused> rest = new ArrayList<>();
+    for (Rrf.Fused f : fused) {
+      (taken.merge(group(entries.get(f.ord())), 1, Integer::sum) <= PER_GROUP ? head : rest).add(f);
+    }
+    head.addAll(rest);
+    return head.subList(0, Math.min(limit, head.size()));
+  }
+
+  private static String group(DiscoveryEntry e) {
+    return switch (e.kind()) {
+      case "column" -> e.connectionId() + "\u0000" + e.tableRef().display();
+      case "sl_measure", "sl_dimension" -> e.connectionId() + "\u0000sl\u0000" + e.id().substring(0, e.id().indexOf('.'));
+      case "sl_source" -> e.connectionId() + "\u0000sl\u0000" + e.id();
+      default -> e.connectionId() + "\u0000" + e.id();
+    };
   }
 
   /**

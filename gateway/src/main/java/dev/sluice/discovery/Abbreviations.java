@@ -34,7 +34,25 @@ final class Abbreviations {
       Map.entry("mfa", "multi-factor authentication"), Map.entry("kpi", "key performance indicator"),
       Map.entry("eta", "estimated arrival"), Map.entry("uom", "unit of measure"), Map.entry("vat", "value added tax"),
       Map.entry("ssn", "social security number"), Map.entry("tel", "telephone"), Map.entry("dc", "distribution centre"),
-      Map.entry("fy", "fiscal year"), Map.entry("ytd", "year to date"));
+      Map.entry("fy", "fiscal year"), Map.entry("ytd", "year to date"),
+      // 2026-11-29: schema habits of record-keeping systems (status, type and code columns,
+      // header/line tables, work and maintenance records, schedules, inspections). Left out on
+      // purpose: short forms with two common readings (rev: revenue or revision, doc: document
+      // or doctor, pt: patient, part-time or point, cap, ind, std, sal)
+      Map.entry("svc", "service"), Map.entry("hist", "history"), Map.entry("typ", "type"), Map.entry("cd", "code"),
+      Map.entry("lvl", "level"), Map.entry("hdr", "header"), Map.entry("ln", "line"), Map.entry("dtl", "detail"),
+      Map.entry("wo", "work order"), Map.entry("oh", "on hand"), Map.entry("sched", "schedule"),
+      Map.entry("exc", "exception"), Map.entry("evt", "event"), Map.entry("req", "request"),
+      Map.entry("maint", "maintenance"), Map.entry("alloc", "allocation"), Map.entry("insp", "inspection"),
+      Map.entry("veh", "vehicle"), Map.entry("odo", "odometer"), Map.entry("stat", "status"), Map.entry("sts", "status"),
+      Map.entry("qtr", "quarter"), Map.entry("mth", "month"), Map.entry("wk", "week"), Map.entry("hrs", "hours"),
+      Map.entry("tot", "total"), Map.entry("ttl", "total"), Map.entry("grp", "group"),
+      Map.entry("chg", "charge"), Map.entry("ord", "order"), Map.entry("shpt", "shipment"), Map.entry("rcpt", "receipt"),
+      Map.entry("src", "source"), Map.entry("dest", "destination"), Map.entry("orig", "origin"),
+      Map.entry("curr", "current"), Map.entry("prev", "previous"), Map.entry("seq", "sequence"),
+      Map.entry("mfr", "manufacturer"), Map.entry("mfg", "manufacturing"), Map.entry("stk", "stock"),
+      Map.entry("ctry", "country"), Map.entry("scrp", "scrap"), Map.entry("tkt", "ticket"), Map.entry("proj", "project"),
+      Map.entry("enr", "enrolment"), Map.entry("crs", "course"), Map.entry("offr", "offering"));
 
   private Abbreviations() {}
 

@@ -476,6 +476,57 @@ public abstract class EngineExecutorContract {
     }
   }
 
+  /**
+   * A connection lost under a running call answers connection_error at once and gives its pool
+   * slot back. The client never answers what is queued on a lost connection: the release's
+   * ROLLBACK used to wait for it, so the caller got a timeout at its deadline and the slot stayed
+   * taken for good (with a pool of one, every later call timed out).
+   */
+  @Test
+  void aConnectionLostUnderACallAnswersAtOnceAndFreesItsSlot() throws Exception {
+    lostUnder("lostsleep", sleepSql(30, "%s"));
+  }
+
+  /** Stops what a lost client left running on the server (it notices only when it next writes). */
+  protected void killOrphan(String marker) throws Exception {}
+
+  protected void lostUnder(String id, String statement) throws Exception {
+    ConnectionConfig direct = config(id, 30_000, 1, 8);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("@([^:/@]+):(\\d+)/").matcher(direct.url());
+    assertTrue(m.find(), direct.url());
+    OutageProxy proxy = new OutageProxy(vertx, m.group(1), Integer.parseInt(m.group(2)));
+    try {
+      proxy.up();
+      deploy(new ConnectionConfig(id, direct.driver(), m.replaceFirst("@127.0.0.1:" + proxy.port() + "/"), null,
+          direct.user(), direct.password(), null, 1, 8, 30_000, 100, 10_000));
+      String marker = "m" + Long.toHexString(System.nanoTime());
+      Future<JsonObject> slow = execute(q(id, String.format(statement, marker), 10));
+      awaitCondition(() -> count(activitySql(marker)) > 0, "the statement running");
+      long t0 = System.nanoTime();
+      proxy.down();
+      SqlError lost = failure(slow);
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      assertEquals(ErrorType.CONNECTION_ERROR, lost.type(), lost.toJson().encode());
+      assertTrue(ms < 5_000, "answered after " + ms + " ms");
+      killOrphan(marker); // the server only notices the lost client when it next writes
+
+      proxy.up();
+      JsonObject back = null;
+      Throwable last = null;
+      for (int attempt = 0; attempt < 20 && back == null; attempt++) {
+        try {
+          back = ok(q(id, "SELECT id FROM " + table("customers"), 10));
+        } catch (Exception | AssertionError stillDown) {
+          last = stillDown;
+          Thread.sleep(250);
+        }
+      }
+      assertEquals(2, back == null ? -1 : back.getInteger("rowCount"), "the only slot after the loss: " + last);
+    } finally {
+      proxy.close();
+    }
+  }
+
   @Test
   void infoReportsUp() throws Exception {
     deploy(config("info", 5_000, 3, 4));

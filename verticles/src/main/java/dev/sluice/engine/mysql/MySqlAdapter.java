@@ -38,7 +38,6 @@ import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.mysqlclient.MySQLException;
 import io.vertx.mysqlclient.data.spatial.Geometry;
 import io.vertx.sqlclient.ClientBuilder;
-import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -233,14 +232,7 @@ final class MySqlAdapter extends PooledEngine {
       }, (a, b) -> a)).execute());
       lease.bare().reset = resetSession(flight, mariadb);
     });
-    Future<SqlResult<List<Row>>> statement = read.get(0);
-    // When the connection is lost under the statement, the client fails the statement but never
-    // answers the commands written behind it in the same group (5.0.10): the release would wait
-    // for the reset forever, holding the caller's answer and its fair-share slot.
-    Future<Void> reset = lease.bare().reset;
-    lease.bare().reset = statement.transform(ar -> ar.failed() && ar.cause() instanceof ClosedConnectionException
-        ? Future.failedFuture(ar.cause()) : reset);
-    return statement.map(r -> new Rows(r.columnDescriptors(), kept));
+    return read.get(0).map(r -> new Rows(r.columnDescriptors(), kept));
   }
 
   /** The text protocol: with multi-statements off the server refuses a second statement (1064). */

@@ -161,13 +161,17 @@ public abstract class PooledEngine implements EngineAdapter {
     Bare bare = lease.bare();
     if (bare != null && bare.reset != null) {
       // The reset already travelled with the statement: the connection goes back as soon as it
-      // answered, unless it failed or a cancel request may have hit it; then the full release. A lost
-      // connection only goes back to the pool, which drops it.
-      return bare.reset.transform(ar -> ar.succeeded() && !bare.cancelled || ar.cause() instanceof ClosedConnectionException
+      // answered, unless it failed or a cancel request may have hit it; then the full release.
+      return bare.reset.transform(ar -> ar.succeeded() && !bare.cancelled
           ? lease.conn().close().andThen(x -> inUse--).otherwiseEmpty()
           : fullRelease(lease));
     }
     return fullRelease(lease);
+  }
+
+  @Override
+  public Future<Void> discard(Lease lease) {
+    return lease.conn().close().andThen(x -> inUse--).otherwiseEmpty();
   }
 
   private Future<Void> fullRelease(Lease lease) {

@@ -8,7 +8,6 @@ import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.Driver;
 import dev.sluice.sql.EngineExecutorContract;
 import dev.sluice.sql.ErrorType;
-import dev.sluice.sql.OutageProxy;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
@@ -52,6 +51,15 @@ class MySqlExecutorTest extends EngineExecutorContract {
   protected ConnectionConfig config(String id, long timeoutMs, int poolSize, int maxWaitQueue) {
     return new ConnectionConfig(id, Driver.MYSQL, TestDatabases.mysqlUrl(database), null, null, null,
         null, poolSize, maxWaitQueue, timeoutMs, 100, 10_000);
+  }
+
+  @Override
+  protected void killOrphan(String marker) throws Exception {
+    long orphan = count("SELECT COALESCE(MAX(id), 0) FROM information_schema.processlist WHERE info LIKE '%"
+        + marker + "%' AND info NOT LIKE '%processlist%'");
+    if (orphan > 0) {
+      exec("KILL QUERY " + orphan);
+    }
   }
 
   @Override
@@ -153,49 +161,11 @@ class MySqlExecutorTest extends EngineExecutorContract {
 
   /**
    * A connection lost under a one-trip read answers connection_error at once and gives its pool
-   * slot back. The client never answers the reset written behind the statement on a lost
-   * connection: the release used to wait for it, so the caller got a timeout at its deadline and
-   * the slot stayed taken for good (with a pool of one, every later call timed out).
+   * slot back (the contract's test covers a read in a transaction: SLEEP takes the cursor).
    */
   @Test
   void aConnectionLostUnderAOneTripReadAnswersAtOnceAndFreesItsSlot() throws Exception {
-    ConnectionConfig direct = config("lost", 30_000, 1, 8);
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("@([^:/@]+):(\\d+)/").matcher(direct.url());
-    assertTrue(m.find(), direct.url());
-    OutageProxy proxy = new OutageProxy(vertx, m.group(1), Integer.parseInt(m.group(2)));
-    try {
-      proxy.up();
-      deploy(new ConnectionConfig("lost", direct.driver(), m.replaceFirst("@127.0.0.1:" + proxy.port() + "/"), null,
-          direct.user(), direct.password(), null, 1, 8, 30_000, 100, 10_000));
-      String marker = "m" + Long.toHexString(System.nanoTime());
-      Future<JsonObject> slow = execute(q("lost", String.format("SELECT count(*) AS %s FROM big a, big b WHERE a.n + b.n = 7",
-          marker), 10));
-      awaitCondition(() -> count(activitySql(marker)) > 0, "the cross join running");
-      long t0 = System.nanoTime();
-      proxy.down();
-      SqlError lost = failure(slow);
-      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-      assertEquals(ErrorType.CONNECTION_ERROR, lost.type(), lost.toJson().encode());
-      assertTrue(ms < 5_000, "answered after " + ms + " ms");
-      long orphan = count("SELECT COALESCE(MAX(id), 0) FROM information_schema.processlist WHERE info LIKE '%"
-          + marker + "%' AND info NOT LIKE '%processlist%'");
-      if (orphan > 0) {
-        exec("KILL QUERY " + orphan); // the server only notices the lost client when it next writes
-      }
-
-      proxy.up();
-      JsonObject back = null;
-      for (int attempt = 0; attempt < 20 && back == null; attempt++) {
-        try {
-          back = ok(q("lost", "SELECT id FROM customers", 10));
-        } catch (Exception | AssertionError stillDown) {
-          Thread.sleep(250);
-        }
-      }
-      assertEquals(2, back == null ? -1 : back.getInteger("rowCount"), "the only slot after the loss");
-    } finally {
-      proxy.close();
-    }
+    lostUnder("lost", "SELECT count(*) AS %s FROM big a, big b WHERE a.n + b.n = 7");
   }
 
   /**

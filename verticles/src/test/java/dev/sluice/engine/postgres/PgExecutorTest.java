@@ -239,6 +239,12 @@ class PgExecutorTest extends EngineExecutorContract {
   }
 
   @Override
+  protected void killOrphan(String marker) throws Exception {
+    exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%" + marker
+        + "%' AND pid <> pg_backend_pid()");
+  }
+
+  @Override
   protected String activitySql(String marker) {
     return "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%" + marker
         + "%' AND pid <> pg_backend_pid()";

@@ -37,15 +37,6 @@ public interface EngineAdapter {
    */
   Future<Void> release(Lease lease);
 
-  /**
-   * Returns a connection lost under the call (the server went away, the socket was cut) to the
-   * pool without another word to it, and the pool drops it. The client never answers commands
-   * queued on or written to such a connection (Vert.x SQL client 5.0.10): a {@link #release}
-   * would wait for its ROLLBACK or reset forever, holding the caller's answer until the deadline
-   * and its pool slot for good.
-   */
-  Future<Void> discard(Lease lease);
-
   /** Like {@link #lease}, but the transaction is READ WRITE: only for gated writes. */
   default Future<Lease> leaseWrite(long timeoutMs) {
     return Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT, "this engine does not take writes"));

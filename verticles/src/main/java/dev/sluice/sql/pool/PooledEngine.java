@@ -4,6 +4,7 @@ import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlError;
 import dev.sluice.config.ConnectionConfig;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxException;
@@ -16,6 +17,8 @@ import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlConnectOptions;
 import io.vertx.sqlclient.SqlConnection;
 import java.net.ConnectException;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -137,15 +140,21 @@ public abstract class PooledEngine implements EngineAdapter {
         .andThen(ar -> waiting--)
         .compose(conn -> {
           inUse++;
+          Promise<Void> gone = Promise.promise();
+          conn.closeHandler(v -> gone.tryComplete());
+          losses.put(conn, gone.future());
           Lease plain = bare ? bareLease(conn, timeoutMs) : null;
           if (plain != null) {
             return Future.succeededFuture(plain);
           }
           return openSession(conn, timeoutMs, write)
-              .recover(err -> conn.close().transform(x -> {
-                inUse--;
-                return Future.<Lease>failedFuture(err);
-              }));
+              .recover(err -> {
+                losses.remove(conn);
+                return conn.close().transform(x -> {
+                  inUse--;
+                  return Future.<Lease>failedFuture(err);
+                });
+              });
         });
   }
 
@@ -156,33 +165,40 @@ public abstract class PooledEngine implements EngineAdapter {
    */
   protected abstract Future<Void> resetSession(SqlConnection conn);
 
+  /**
+   * Per leased connection: completes when it closes under the lease (server restart, cut
+   * socket). The MySQL client (5.0.10) never answers commands that were queued or on their way
+   * when its connection was lost: a release waiting for its ROLLBACK or reset held the caller's
+   * answer until the deadline and the pool slot for good. So a release also ends there, and the
+   * pool drops the connection. Touched on the executor verticle's context only.
+   */
+  private final Map<SqlConnection, Future<Void>> losses = new IdentityHashMap<>();
+
   @Override
   public Future<Void> release(Lease lease) {
+    Future<Void> gone = losses.remove(lease.conn());
+    Future<Void> cleaned = cleanUp(lease);
+    Future<Void> settled = gone == null ? cleaned : Future.any(cleaned, gone).<Void>mapEmpty();
+    return settled.otherwiseEmpty().eventually(() -> lease.conn().close()).andThen(x -> inUse--).otherwiseEmpty();
+  }
+
+  /** What the call may have left on the session, undone; never fails; the connection stays leased. */
+  private Future<Void> cleanUp(Lease lease) {
     Bare bare = lease.bare();
     if (bare != null && bare.reset != null) {
-      // The reset already travelled with the statement: the connection goes back as soon as it
-      // answered, unless it failed or a cancel request may have hit it; then the full release.
-      return bare.reset.transform(ar -> ar.succeeded() && !bare.cancelled
-          ? lease.conn().close().andThen(x -> inUse--).otherwiseEmpty()
-          : fullRelease(lease));
+      // The reset already travelled with the statement: nothing more unless it failed or a cancel
+      // request may have hit it; then the full clean-up.
+      return bare.reset.transform(ar -> ar.succeeded() && !bare.cancelled ? Future.<Void>succeededFuture()
+          : rollbackAndReset(lease));
     }
-    return fullRelease(lease);
+    return rollbackAndReset(lease);
   }
 
-  @Override
-  public Future<Void> discard(Lease lease) {
-    return lease.conn().close().andThen(x -> inUse--).otherwiseEmpty();
-  }
-
-  private Future<Void> fullRelease(Lease lease) {
+  private Future<Void> rollbackAndReset(Lease lease) {
     // queued behind the ROLLBACK on the same connection: both share a round trip where the driver pipelines
     Future<Void> rollback = lease.conn().query("ROLLBACK").execute().<Void>mapEmpty().otherwiseEmpty();
     Future<Void> reset = resetSession(lease.conn());
-    return Future.join(rollback, reset.otherwiseEmpty())
-        .<Void>mapEmpty()
-        .eventually(() -> lease.conn().close())
-        .andThen(ar -> inUse--)
-        .otherwiseEmpty();
+    return Future.join(rollback, reset.otherwiseEmpty()).<Void>mapEmpty().otherwiseEmpty();
   }
 
   /** Runs {@code work} on the side pool, for look-ups that must not queue behind queries. */

@@ -9,7 +9,6 @@ import dev.sluice.sql.SqlRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.PreparedStatement;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.templates.SqlTemplate;
@@ -82,16 +81,14 @@ public final class PooledExecution implements EngineConnection {
           q.lease = lease;
           double waitedMs = (System.nanoTime() - started) / 1e6;
           return work(lease, job).map(r -> r.put("timings", new JsonObject().put("poolWaitMs", waitedMs)))
-              .transform(done -> {
+              .eventually(() -> {
             // Forget the lease first so no new cancel targets it, and let a cancel already on its
             // way land before the connection goes back: a PG cancel request arriving late would
             // otherwise stop the next caller's statement on the same backend.
             q.lease = null;
             Future<Void> landed = q.cancelSent == null ? Future.succeededFuture()
                 : q.cancelSent.timeout(2, TimeUnit.SECONDS).otherwiseEmpty();
-            boolean lost = done.failed() && done.cause() instanceof ClosedConnectionException;
-            return landed.compose(v -> lost ? engine.discard(lease) : engine.release(lease))
-                .transform(x -> done.succeeded() ? Future.succeededFuture(done.result()) : Future.failedFuture(done.cause()));
+            return landed.compose(v -> engine.release(lease));
           });
         })
         .recover(err -> failure(q, err, timeoutMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))

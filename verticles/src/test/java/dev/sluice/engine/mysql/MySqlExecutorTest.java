@@ -169,6 +169,54 @@ class MySqlExecutorTest extends EngineExecutorContract {
   }
 
   /**
+   * A connection lost while its release waits behind a statement still on the wire (a reset
+   * pipelined behind a one-trip read is the same): the release must not wait for answers the
+   * client will never give.
+   */
+  @Test
+  void aConnectionLostWhileLeasedIsReleasedAtOnce() throws Exception {
+    ConnectionConfig direct = config("leased", 5_000, 1, 8);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("@([^:/@]+):(\\d+)/").matcher(direct.url());
+    assertTrue(m.find(), direct.url());
+    dev.sluice.sql.OutageProxy proxy = new dev.sluice.sql.OutageProxy(vertx, m.group(1), Integer.parseInt(m.group(2)));
+    MySqlAdapter adapter = null;
+    try {
+      proxy.up();
+      adapter = new MySqlAdapter(vertx, new ConnectionConfig("leased", direct.driver(),
+          m.replaceFirst("@127.0.0.1:" + proxy.port() + "/"), null, direct.user(), direct.password(), null, 1, 8,
+          5_000, 100, 10_000));
+      adapter.start().await(10, TimeUnit.SECONDS);
+      dev.sluice.sql.pool.EngineAdapter.Lease lease = adapter.lease(5_000).await(10, TimeUnit.SECONDS);
+      // a statement still running when the connection goes, with the release queued behind it
+      Future<?> running = lease.conn().query("SELECT SLEEP(3)").execute();
+      Thread.sleep(200);
+      Future<Void> released = adapter.release(lease);
+      proxy.down();
+      long t0 = System.nanoTime();
+      assertTrue(running.failed() || running.otherwiseEmpty().await(3, TimeUnit.SECONDS) == null);
+      released.await(3, TimeUnit.SECONDS);
+      assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 3_000);
+      assertEquals(0, adapter.poolStats().getInteger("inUse"), adapter.poolStats().encode());
+      proxy.up();
+      dev.sluice.sql.pool.EngineAdapter.Lease again = null;
+      for (int attempt = 0; attempt < 20 && again == null; attempt++) {
+        try {
+          again = adapter.lease(5_000).await(5, TimeUnit.SECONDS);
+        } catch (Exception stillDown) {
+          Thread.sleep(250);
+        }
+      }
+      assertTrue(again != null, "the pool's only connection back after the loss");
+      adapter.release(again).await(5, TimeUnit.SECONDS);
+    } finally {
+      if (adapter != null) {
+        adapter.close().await(5, TimeUnit.SECONDS);
+      }
+      proxy.close();
+    }
+  }
+
+  /**
    * What a one-trip read leaves on the session's diagnostics (its row count, its warnings) is not
    * there for the next call on the connection.
    */

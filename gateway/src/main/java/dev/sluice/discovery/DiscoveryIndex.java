@@ -54,6 +54,8 @@ public final class DiscoveryIndex {
    * frozen tune set 20 ranked better than 100 (docs/catalog.md).
    */
   static final int LANE_DEPTH = 20;
+  /** Entries of one table (or semantic source) in the head of the fused list: see {@link #varied}. */
+  static final int PER_GROUP = 2;
   /**
    * A lexical hit scoring under this share of the lane's best is left out of the fusion: it
    * matched on a common word only, and in RRF every ranked entry counts.
@@ -255,8 +257,6 @@ public final class DiscoveryIndex {
       throw new UncheckedIOException(e);
     }
   }
-
-  static final int PER_GROUP = 2;
 
   /**
    * The fused list with at most {@link #PER_GROUP} entries of one group (a table with its columns,

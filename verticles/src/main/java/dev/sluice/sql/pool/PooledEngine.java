@@ -140,9 +140,11 @@ public abstract class PooledEngine implements EngineAdapter {
         .andThen(ar -> waiting--)
         .compose(conn -> {
           inUse++;
-          Promise<Void> gone = Promise.promise();
-          conn.closeHandler(v -> gone.tryComplete());
-          losses.put(conn, gone.future());
+          if (leavesCommandsUnansweredOnLoss()) {
+            Promise<Void> gone = Promise.promise();
+            conn.closeHandler(v -> gone.tryComplete());
+            losses.put(conn, gone.future());
+          }
           Lease plain = bare ? bareLease(conn, timeoutMs) : null;
           if (plain != null) {
             return Future.succeededFuture(plain);
@@ -166,11 +168,19 @@ public abstract class PooledEngine implements EngineAdapter {
   protected abstract Future<Void> resetSession(SqlConnection conn);
 
   /**
-   * Per leased connection: completes when it closes under the lease (server restart, cut
-   * socket). The MySQL client (5.0.10) never answers commands that were queued or on their way
-   * when its connection was lost: a release waiting for its ROLLBACK or reset held the caller's
-   * answer until the deadline and the pool slot for good. So a release also ends there, and the
-   * pool drops the connection. Touched on the executor verticle's context only.
+   * Whether the driver never answers commands that were queued on a connection, or on their way,
+   * when it was lost (server restart, cut socket). A release waiting for its ROLLBACK or reset
+   * would then hold the caller's answer until the deadline and the pool slot for good, so for such
+   * a driver every lease listens for its connection's close ({@link #losses}).
+   */
+  protected boolean leavesCommandsUnansweredOnLoss() {
+    return false;
+  }
+
+  /**
+   * Per leased connection of a driver that {@link #leavesCommandsUnansweredOnLoss}: completes when
+   * it closes under the lease, which also ends its release; the pool then drops it. Touched on the
+   * executor verticle's context only.
    */
   private final Map<SqlConnection, Future<Void>> losses = new IdentityHashMap<>();
 

@@ -439,15 +439,10 @@ public abstract class EngineExecutorContract {
   @Test
   void outageFailsFastAndPoolRecovers() throws Exception {
     ConnectionConfig direct = config("outage", 5_000, 2, 4);
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("@([^:/@]+):(\\d+)/").matcher(direct.url());
-    assertTrue(m.find(), direct.url());
-    OutageProxy proxy = new OutageProxy(vertx, m.group(1), Integer.parseInt(m.group(2)));
+    OutageProxy proxy = OutageProxy.inFrontOf(vertx, direct);
     try {
       proxy.up();
-      ConnectionConfig viaProxy = new ConnectionConfig("outage", direct.driver(),
-          m.replaceFirst("@127.0.0.1:" + proxy.port() + "/"), null, direct.user(), direct.password(), null,
-          2, 4, 5_000, 100, 1_000);
-      deploy(viaProxy);
+      deploy(proxy.route(direct));
       assertEquals(1, ok(q("outage", "SELECT 1", 1)).getInteger("rowCount"));
 
       proxy.down();
@@ -490,15 +485,13 @@ public abstract class EngineExecutorContract {
   /** Stops what a lost client left running on the server (it notices only when it next writes). */
   protected void killOrphan(String marker) throws Exception {}
 
+  /** {@code statement} (with {@code %s} for its marker) on a pool of one, cut by the relay while it runs. */
   protected void lostUnder(String id, String statement) throws Exception {
     ConnectionConfig direct = config(id, 30_000, 1, 8);
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("@([^:/@]+):(\\d+)/").matcher(direct.url());
-    assertTrue(m.find(), direct.url());
-    OutageProxy proxy = new OutageProxy(vertx, m.group(1), Integer.parseInt(m.group(2)));
+    OutageProxy proxy = OutageProxy.inFrontOf(vertx, direct);
     try {
       proxy.up();
-      deploy(new ConnectionConfig(id, direct.driver(), m.replaceFirst("@127.0.0.1:" + proxy.port() + "/"), null,
-          direct.user(), direct.password(), null, 1, 8, 30_000, 100, 10_000));
+      deploy(proxy.route(direct));
       String marker = "m" + Long.toHexString(System.nanoTime());
       Future<JsonObject> slow = execute(q(id, String.format(statement, marker), 10));
       awaitCondition(() -> count(activitySql(marker)) > 0, "the statement running");

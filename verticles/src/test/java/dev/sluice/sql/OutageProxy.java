@@ -1,5 +1,6 @@
 package dev.sluice.sql;
 
+import dev.sluice.config.ConnectionConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClient;
@@ -8,12 +9,16 @@ import io.vertx.core.net.NetSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A loopback TCP relay in front of a real database so a test can take "the server" down and bring
  * it back on the same port without touching the shared service.
  */
 public final class OutageProxy {
+
+  private static final Pattern HOST_PORT = Pattern.compile("@([^:/@]+):(\\d+)/");
 
   private final Vertx vertx;
   private final String host;
@@ -28,6 +33,23 @@ public final class OutageProxy {
     this.host = host;
     this.targetPort = targetPort;
     this.client = vertx.createNetClient();
+  }
+
+  /** A relay (not yet up) in front of the server {@code direct}'s URL names. */
+  public static OutageProxy inFrontOf(Vertx vertx, ConnectionConfig direct) {
+    Matcher m = HOST_PORT.matcher(direct.url());
+    if (!m.find()) {
+      throw new IllegalArgumentException("no host:port in " + direct.url());
+    }
+    return new OutageProxy(vertx, m.group(1), Integer.parseInt(m.group(2)));
+  }
+
+  /** {@code direct} with its URL pointing at this relay, which must be up; every other setting kept. */
+  public ConnectionConfig route(ConnectionConfig direct) {
+    return new ConnectionConfig(direct.id(), direct.driver(),
+        HOST_PORT.matcher(direct.url()).replaceFirst("@127.0.0.1:" + port + "/"), direct.path(), direct.user(),
+        direct.password(), direct.description(), direct.poolSize(), direct.maxWaitQueue(), direct.queryTimeoutMs(),
+        direct.maxRowsDefault(), direct.maxRowsCeiling(), direct.schemas(), direct.queue());
   }
 
   public int port() {

@@ -176,15 +176,11 @@ class MySqlExecutorTest extends EngineExecutorContract {
   @Test
   void aConnectionLostWhileLeasedIsReleasedAtOnce() throws Exception {
     ConnectionConfig direct = config("leased", 5_000, 1, 8);
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("@([^:/@]+):(\\d+)/").matcher(direct.url());
-    assertTrue(m.find(), direct.url());
-    dev.sluice.sql.OutageProxy proxy = new dev.sluice.sql.OutageProxy(vertx, m.group(1), Integer.parseInt(m.group(2)));
+    dev.sluice.sql.OutageProxy proxy = dev.sluice.sql.OutageProxy.inFrontOf(vertx, direct);
     MySqlAdapter adapter = null;
     try {
       proxy.up();
-      adapter = new MySqlAdapter(vertx, new ConnectionConfig("leased", direct.driver(),
-          m.replaceFirst("@127.0.0.1:" + proxy.port() + "/"), null, direct.user(), direct.password(), null, 1, 8,
-          5_000, 100, 10_000));
+      adapter = new MySqlAdapter(vertx, proxy.route(direct));
       adapter.start().await(10, TimeUnit.SECONDS);
       dev.sluice.sql.pool.EngineAdapter.Lease lease = adapter.lease(5_000).await(10, TimeUnit.SECONDS);
       // a statement still running when the connection goes, with the release queued behind it

@@ -30,8 +30,7 @@ class TypeScriptSdkClientIT {
   @Test
   void sdkClientOverStdio() throws Exception {
     NodeClients.node();
-    Path jar = NodeClients.projectRoot().resolve("gateway/target/sluice.jar");
-    assertTrue(Files.exists(jar), "the fat jar is built before integration tests");
+    Path jar = GatewayJar.path(); // asserts the fat jar is built
     Path state = Files.createTempDirectory("sdk-stdio");
     Path config = state.resolve("sluice.yaml");
     Files.writeString(config, "state:\n  dir: " + state + "\n");

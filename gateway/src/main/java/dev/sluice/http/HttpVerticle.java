@@ -55,6 +55,7 @@ public final class HttpVerticle extends VerticleBase {
   private final Supplier<Future<JsonObject>> health;
   private final TransportRules rules;
   private final Map<String, SseSink> streams = new HashMap<>();
+  private SseFlushTick sse;
   /** Streams relayed for sessions another node owns: the owner, and the requests awaiting answers. */
   private final Map<String, Relay> relays = new HashMap<>();
 
@@ -103,6 +104,7 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     ByReferenceJson.register(vertx);
+    sse = new SseFlushTick(vertx, context);
     Router router = Router.router(vertx);
     router.route().handler(dev.sluice.tracing.Tracing.process()::httpRequest);
     router.route("/mcp").method(HttpMethod.POST)
@@ -127,7 +129,7 @@ public final class HttpVerticle extends VerticleBase {
       streams.values().forEach(s -> s.keepAliveIfDue(now));
     });
     stateless = statelessHandlers.get();
-    statelessPost = new StatelessPost(stateless, rules, metrics, context, streams, draining, streamPrefix);
+    statelessPost = new StatelessPost(stateless, rules, metrics, sse, streams, draining, streamPrefix);
     return eventConsumer.completion()
         .compose(v -> consoleMounted)
         .compose(v -> stateless.start())
@@ -361,7 +363,7 @@ public final class HttpVerticle extends VerticleBase {
   private String openStream(HttpServerResponse response, String sessionId) {
     // unique across instances: one session may hold streams on several HTTP verticles
     String id = streamPrefix + (++streamSeq);
-    SseSink sink = new SseSink(response, context);
+    SseSink sink = sse.open(response);
     streams.put(id, sink);
     metrics.sseOpened();
     response.closeHandler(v -> {

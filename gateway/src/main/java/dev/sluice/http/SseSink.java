@@ -13,10 +13,13 @@ import java.util.ArrayDeque;
  * client that falls too far behind is disconnected (it can resume with Last-Event-ID, since the
  * session keeps a replay buffer) rather than growing memory without bound.
  *
- * <p>Writes are coalesced: an event is queued and one flush is scheduled on the event loop, so the
- * headers, progress events, the result and the end of a call that arrive in one run of the loop
- * leave in one socket write instead of one each (SSE flushes were 12 % of the event loops'
- * time in the engines benchmark).
+ * <p>Writes are coalesced. The end of a stream (a call's result) is written at the end of the
+ * loop's run, with everything still queued before it. Other events (headers, progress, server
+ * notifications) wait up to {@link SseFlushTick#DELAY_MS} for more: a call that answers within
+ * that time leaves in one socket write (headers, every progress event, the result, the end)
+ * instead of one per progress step, and a long call's progress is late by at most that much. One
+ * write per step was a third of the event loops' time in the engines benchmark, whose calls ask
+ * for progress.
  */
 final class SseSink {
 
@@ -39,17 +42,21 @@ final class SseSink {
   private final HttpServerResponse response;
   /** The event loop that owns the response: flushes are scheduled on it. */
   private final Context context;
+  /** Where events that can wait a little wait for their write. */
+  private final SseFlushTick tick;
   private final ArrayDeque<Buffer> pending = new ArrayDeque<>();
   private boolean started;
   private boolean endRequested;
   private boolean closed;
   private boolean flushScheduled;
+  private boolean flushDeferred;
   /** When this stream's next keep-alive comment is due (System.currentTimeMillis). */
   private long keepAliveDueMs;
 
-  SseSink(HttpServerResponse response, Context context) {
+  SseSink(HttpServerResponse response, Context context, SseFlushTick tick) {
     this.response = response;
     this.context = context;
+    this.tick = tick;
     // the first comment comes 10-20 s after opening, at random: streams opened in one burst (a
     // ramp, clients reconnecting after a restart) do not all need their comment in the same tick
     this.keepAliveDueMs = System.currentTimeMillis() + KEEPALIVE_MS / 2
@@ -71,9 +78,9 @@ final class SseSink {
         .putHeader("X-Accel-Buffering", "no")
         .setChunked(true);
     response.drainHandler(v -> flush());
-    // the headers leave with the first events, or alone at the end of this run of the loop:
-    // clients wait for them before reading a stream that may stay quiet
-    scheduleFlush();
+    // the headers leave with the first events, or alone once the tick is due: clients wait for
+    // them before reading a stream that may stay quiet
+    deferFlush();
   }
 
   boolean started() {
@@ -86,12 +93,12 @@ final class SseSink {
       sb.append("id: ").append(eventId).append('\n');
     }
     sb.append("event: message\ndata: ").append(message.encode()).append("\n\n");
-    enqueue(Buffer.buffer(sb.toString()));
+    enqueue(Buffer.buffer(sb.toString()), false);
   }
 
   /** An event with an id and empty data: the client's resume point (SSE polling). */
   void priming(String eventId, long retryMs) {
-    enqueue(Buffer.buffer("id: " + eventId + "\nretry: " + retryMs + "\ndata: \n\n"));
+    enqueue(Buffer.buffer("id: " + eventId + "\nretry: " + retryMs + "\ndata: \n\n"), false);
   }
 
   /**
@@ -104,7 +111,7 @@ final class SseSink {
     }
     keepAliveDueMs = nowMs + KEEPALIVE_MS;
     if (started && pending.isEmpty()) {
-      enqueue(Buffer.buffer(": keepalive\n\n"));
+      enqueue(Buffer.buffer(": keepalive\n\n"), true);
     }
   }
 
@@ -125,7 +132,7 @@ final class SseSink {
     pending.clear();
   }
 
-  private void enqueue(Buffer b) {
+  private void enqueue(Buffer b, boolean now) {
     if (closed) {
       return;
     }
@@ -140,8 +147,25 @@ final class SseSink {
     }
     if (pending.size() >= WRITE_NOW_AT) {
       flush();
-    } else {
+    } else if (now) {
       scheduleFlush();
+    } else {
+      deferFlush();
+    }
+  }
+
+  private void deferFlush() {
+    if (!flushDeferred && !flushScheduled) {
+      flushDeferred = true;
+      tick.add(this);
+    }
+  }
+
+  /** The tick is due: what waited is written (unless a flush at the end of a run came first). */
+  void deferredFlushDue() {
+    if (flushDeferred) {
+      flushDeferred = false;
+      flush();
     }
   }
 
@@ -150,6 +174,7 @@ final class SseSink {
       flushScheduled = true;
       context.runOnContext(v -> {
         flushScheduled = false;
+        flushDeferred = false;
         flush();
       });
     }

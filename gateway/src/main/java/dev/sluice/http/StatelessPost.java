@@ -7,7 +7,6 @@ import dev.sluice.mcp.stateless.Envelope;
 import dev.sluice.mcp.stateless.StatelessHandler;
 import dev.sluice.observability.GatewayMetrics;
 import dev.sluice.observability.TransportLog;
-import io.vertx.core.Context;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -27,19 +26,19 @@ final class StatelessPost {
   private final StatelessHandler handler;
   private final TransportRules rules;
   private final GatewayMetrics metrics;
-  private final Context context;
+  private final SseFlushTick sse;
   /** The HTTP verticle's open SSE streams (keepalive comments reach these too). */
   private final Map<String, SseSink> streams;
   private final BooleanSupplier draining;
   private final String streamPrefix;
   private long seq;
 
-  StatelessPost(StatelessHandler handler, TransportRules rules, GatewayMetrics metrics, Context context,
+  StatelessPost(StatelessHandler handler, TransportRules rules, GatewayMetrics metrics, SseFlushTick sse,
       Map<String, SseSink> streams, BooleanSupplier draining, String streamPrefix) {
     this.handler = handler;
     this.rules = rules;
     this.metrics = metrics;
-    this.context = context;
+    this.sse = sse;
     this.streams = streams;
     this.draining = draining;
     this.streamPrefix = streamPrefix;
@@ -136,7 +135,7 @@ final class StatelessPost {
   private void stream(RoutingContext ctx, JsonObject msg, Envelope envelope, String principal) {
     HttpServerResponse res = ctx.response();
     String streamId = streamPrefix + "s" + (++seq);
-    SseSink sink = new SseSink(res, context);
+    SseSink sink = sse.open(res);
     StatelessHandler.Pending pending = handler.request(msg, envelope, principal, n -> sink.event(null, n));
     if (pending.response().isComplete() && !sink.started()) {
       // answered at once (an unknown tool, a bad argument): plain JSON, no stream needed

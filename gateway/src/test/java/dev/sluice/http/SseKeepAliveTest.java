@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Context;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerResponse;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,30 +32,6 @@ class SseKeepAliveTest {
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
-  /** A response that records what is written to it; every fluent call returns itself. */
-  private static HttpServerResponse recording(List<String> writes) {
-    return (HttpServerResponse) Proxy.newProxyInstance(SseKeepAliveTest.class.getClassLoader(),
-        new Class<?>[] {HttpServerResponse.class}, (proxy, method, args) -> {
-          switch (method.getName()) {
-            case "write":
-            case "end":
-              if (args != null && args.length > 0 && args[0] instanceof Buffer b) {
-                synchronized (writes) {
-                  writes.add(b.toString());
-                }
-              }
-              return Future.succeededFuture();
-            case "writeQueueFull":
-            case "headWritten":
-              return false;
-            case "writeHead":
-              return Future.succeededFuture();
-            default:
-              return method.getReturnType().isInstance(proxy) ? proxy : null;
-          }
-        });
-  }
-
   /** Runs {@code r} on {@code ctx} and waits until it and the flushes it scheduled have run. */
   private static void onContext(Context ctx, Runnable r) throws Exception {
     CompletableFuture<Void> done = new CompletableFuture<>();
@@ -71,18 +43,16 @@ class SseKeepAliveTest {
     done.get(10, TimeUnit.SECONDS);
   }
 
-  private static long keepAlives(List<String> writes) {
-    synchronized (writes) {
-      return writes.stream().filter(w -> w.contains(": keepalive")).count();
-    }
+  private static long keepAlives(List<RecordingResponse> responses) {
+    return responses.stream().flatMap(r -> r.writes().stream()).filter(w -> w.contains(": keepalive")).count();
   }
 
   @Test
   void aStreamsCommentIsDueTenToTwentySecondsInThenEveryTwenty() throws Exception {
     Context ctx = vertx.getOrCreateContext();
-    List<String> writes = new ArrayList<>();
+    List<RecordingResponse> writes = List.of(new RecordingResponse());
     long t0 = System.currentTimeMillis();
-    SseSink sink = new SseSink(recording(writes), ctx);
+    SseSink sink = new SseFlushTick(vertx, ctx).open(writes.get(0).response());
     onContext(ctx, sink::start);
     onContext(ctx, () -> sink.keepAliveIfDue(t0 + SseSink.KEEPALIVE_MS / 2 - 1_000));
     assertEquals(0, keepAlives(writes), "none before 10 s");
@@ -98,11 +68,13 @@ class SseKeepAliveTest {
   @Test
   void streamsOpenedTogetherGetTheirFirstCommentsSpreadOverTenSeconds() throws Exception {
     Context ctx = vertx.getOrCreateContext();
-    List<String> writes = new ArrayList<>();
+    List<RecordingResponse> writes = new ArrayList<>();
     long t0 = System.currentTimeMillis();
+    SseFlushTick tick = new SseFlushTick(vertx, ctx);
     List<SseSink> sinks = new ArrayList<>();
     for (int i = 0; i < 1_000; i++) {
-      sinks.add(new SseSink(recording(writes), ctx));
+      writes.add(new RecordingResponse());
+      sinks.add(tick.open(writes.get(i).response()));
     }
     onContext(ctx, () -> sinks.forEach(SseSink::start));
     // first comments are spread uniformly over 10-20 s: by 12.5 s about a quarter are due, not all

@@ -1,7 +1,6 @@
 package dev.sluice.audit;
 
 import io.vertx.core.json.JsonObject;
-import java.time.Instant;
 
 /** The shapes of audit records. Tokens, headers and result rows are never part of them. */
 public final class AuditRecords {
@@ -24,7 +23,7 @@ public final class AuditRecords {
     String sql = args == null ? null : args.getString("sql");
     JsonObject r = new JsonObject()
         .put("type", "tools/call")
-        .put("time", Instant.now().toString())
+        .put("time", AuditTime.now())
         .put("node", node)
         .put("principal", principal)
         .put("sessionId", sessionId)
@@ -47,7 +46,7 @@ public final class AuditRecords {
   /** Written before a gated write runs, so even a write whose outcome is lost is on record. */
   public static JsonObject writeIntent(String node, String principal, String sessionId, String connectionId,
       String sql, String fingerprint, String kind, String table, boolean confirmed) {
-    return new JsonObject().put("type", "write_intent").put("time", Instant.now().toString()).put("node", node)
+    return new JsonObject().put("type", "write_intent").put("time", AuditTime.now()).put("node", node)
         .put("principal", principal).put("sessionId", sessionId).put("tool", "sql_write")
         .put("connectionId", connectionId).put("sql", sql).put("fingerprint", fingerprint)
         .put("kind", kind).put("table", table).put("confirmedDestructive", confirmed);
@@ -56,7 +55,7 @@ public final class AuditRecords {
   /** An HTTP request refused before it reached a session (bad or missing token, Host, Origin). */
   public static JsonObject refused(String node, String method, String path, String remote, int status,
       String reason) {
-    return new JsonObject().put("type", "http_refused").put("time", Instant.now().toString()).put("node", node)
+    return new JsonObject().put("type", "http_refused").put("time", AuditTime.now()).put("node", node)
         .put("method", method).put("path", path).put("remote", remote).put("status", status)
         .put("reason", reason);
   }

@@ -43,6 +43,11 @@ public final class AuditTrail implements AutoCloseable {
   private FileChannel file;
   /** The writer thread's scratch for one encoded record. */
   private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(1_024);
+  private static final int PENDING_BYTES = 256 * 1_024;
+  /** A batch that grew the buffer past this (a burst of huge SQL) does not keep it. */
+  private static final int KEPT_BUFFER_BYTES = 4 * 1_024 * 1_024;
+  /** The writer thread's batch being written. */
+  private Lines pending = new Lines(PENDING_BYTES);
   private Path path;
   private LocalDate day;
   private int index;
@@ -175,34 +180,53 @@ public final class AuditTrail implements AutoCloseable {
 
   /** Appends the batch, rotating between lines when a line would take the file past its limit. */
   private void write(List<JsonObject> batch) throws IOException {
-    java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream(batch.size() * 300);
+    // the batch's records are written now: their day is today's, whichever millisecond each was made
+    LocalDate today = LocalDate.now(ZoneOffset.UTC);
+    pending.reset(); // what a failed batch left is not written with this one
     for (JsonObject r : batch) {
       line.reset();
       JsonBytes.write(r, line);
       line.write('\n');
-      LocalDate today = LocalDate.now(ZoneOffset.UTC);
       boolean full = size + pending.size() > 0 && size + pending.size() + line.size() > config.maxFileBytes();
       if (file == null || !today.equals(day) || full) {
-        flush(pending);
+        flush();
         rotate(today, full && today.equals(day));
       }
       line.writeTo(pending);
     }
-    flush(pending);
+    flush();
     written.addAndGet(batch.size());
+    if (pending.capacity() > KEPT_BUFFER_BYTES) {
+      pending = new Lines(PENDING_BYTES);
+    }
   }
 
-  private void flush(java.io.ByteArrayOutputStream pending) throws IOException {
+  private void flush() throws IOException {
     if (file == null || pending.size() == 0) {
       return;
     }
-    ByteBuffer buf = ByteBuffer.wrap(pending.toByteArray());
+    ByteBuffer buf = pending.view();
     while (buf.hasRemaining()) {
       file.write(buf);
     }
     file.force(false);
     size += pending.size();
     pending.reset();
+  }
+
+  /** The writer's batch of encoded lines, reused batch after batch: written from its own array. */
+  private static final class Lines extends java.io.ByteArrayOutputStream {
+    Lines(int size) {
+      super(size);
+    }
+
+    ByteBuffer view() {
+      return ByteBuffer.wrap(buf, 0, count);
+    }
+
+    int capacity() {
+      return buf.length;
+    }
   }
 
   /**

@@ -96,7 +96,10 @@ public final class SqlGate {
   private Future<JsonObject> send(ConnectionConfig c, SqlRequest request, ToolContext ctx,
       Consumer<JsonObject> onProgress, long since) {
     long sent = CallSpan.now();
-    String queryId = UUID.randomUUID().toString();
+    // unique, not secret: query_cancel only reaches the session's own queries; UUID.randomUUID
+    // would take SecureRandom's lock and read the kernel's pool on every call
+    java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+    String queryId = new UUID(random.nextLong(), random.nextLong()).toString();
     SqlRequest routed = request.withRouting(c.id(), queryId, ctx.progressAddress())
         .withCaller(ctx.principal(), ctx.sessionId());
     ctx.trackQuery(queryId, onProgress, () -> ctx.vertx().eventBus()

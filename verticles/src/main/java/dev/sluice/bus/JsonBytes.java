@@ -3,7 +3,11 @@ package dev.sluice.bus;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.EncodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
@@ -52,13 +56,21 @@ public final class JsonBytes {
     throw new io.vertx.core.json.DecodeException("not a JSON object");
   }
 
-  /** The JSON of {@code json} as a buffer. */
+  /**
+   * The JSON of {@code json} as a buffer, encoded straight into it (the codec's own
+   * {@code toBuffer} builds a byte array and copies it twice more).
+   */
   public static Buffer buffer(Object json) {
-    try {
-      return STREAMING.toBuffer(json, false);
+    ByteBuf bytes = Unpooled.buffer(512);
+    try (JsonGenerator g = FACTORY.createGenerator((java.io.OutputStream) new ByteBufOutputStream(bytes),
+        JsonEncoding.UTF8)) {
+      JacksonCodec.encodeJson(json, g);
     } catch (EncodeException notATree) {
       return Json.encodeToBuffer(json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    return BufferInternal.buffer(bytes);
   }
 
   /** Appends the JSON of {@code json} to {@code out} (which the caller resets between values). */

@@ -7,6 +7,7 @@ import dev.sluice.mcp.tool.ToolResult;
 import dev.sluice.mcp.tool.ToolSpec;
 import dev.sluice.sql.Dialect;
 import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.LocalExecutors;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlRequest;
@@ -107,9 +108,9 @@ public final class SlQueryTool implements Tool {
     SqlRequest probe = SqlRequest.query(c.id(), "SELECT CONVERT_TZ('2000-01-01 00:00:00', '+00:00', #{zone})"
         + " AS converted", null, 1).withParams(new JsonObject().put("zone", zone.name()))
         .withRouting(c.id(), UUID.randomUUID().toString(), null);
-    return ctx.vertx().eventBus().<JsonObject>request(SqlBus.execute(c.driver()), probe)
-        .compose(m -> {
-          if (m.body().getJsonArray("rows").getJsonArray(0).getValue(0) == null) {
+    return LocalExecutors.execute(ctx.vertx(), c.driver(), probe, c.queryTimeoutMs() + SqlBus.REPLY_GRACE_MS)
+        .compose(body -> {
+          if (body.getJsonArray("rows").getJsonArray(0).getValue(0) == null) {
             return Future.failedFuture(new SqlError(ErrorType.INVALID_ARGUMENT, "timezone '" + zone.name()
                 + "': the server of connection '" + c.id() + "' has no time-zone tables loaded (mysql_tzinfo_to_sql),"
                 + " so it cannot convert to named zones; give a fixed offset such as +01:00, or ask the operator"

@@ -3,6 +3,7 @@ package dev.sluice.tools;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.engine.Engines;
 import dev.sluice.mcp.tool.ToolContext;
+import dev.sluice.sql.LocalExecutors;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlRequest;
@@ -14,7 +15,6 @@ import dev.sluice.sql.guard.ReadGuard;
 import dev.sluice.sql.guard.WriteGuard;
 import dev.sluice.tracing.CallSpan;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.UUID;
@@ -104,17 +104,16 @@ public final class SqlGate {
         .withCaller(ctx.principal(), ctx.sessionId());
     ctx.trackQuery(queryId, onProgress, () -> ctx.vertx().eventBus()
         .request(SqlBus.cancel(c.driver()), new JsonObject().put("queryId", queryId)));
-    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(c.queryTimeoutMs() + SqlBus.REPLY_GRACE_MS);
-    return ctx.vertx().eventBus().<JsonObject>request(SqlBus.execute(c.driver()), routed, opts)
-        .map(m -> {
+    return LocalExecutors.execute(ctx.vertx(), c.driver(), routed, c.queryTimeoutMs() + SqlBus.REPLY_GRACE_MS)
+        .map(body -> {
           // the executor's timings become the call's guard / pool wait / engine spans, not output;
           // the gateway's own analysis, guard and policy time counts to the guard span
-          JsonObject t = (JsonObject) m.body().remove("timings");
+          JsonObject t = (JsonObject) body.remove("timings");
           if (t != null) {
             t.put("analysisMs", t.getDouble("analysisMs", 0.0) + (sent - since) / 1e6);
           }
           ctx.span().statement(t, since);
-          return m.body().put("queryId", queryId);
+          return body.put("queryId", queryId);
         })
         .recover(err -> Future.failedFuture(SqlError.from(err).with("queryId", queryId)));
   }

@@ -2,12 +2,13 @@ package dev.sluice.catalog;
 
 import dev.sluice.config.CatalogConfig;
 import dev.sluice.config.ConnectionConfig;
+import dev.sluice.sql.LocalExecutors;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
+import dev.sluice.sql.SqlRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -228,10 +229,8 @@ public final class CatalogScanner {
 
   private Future<JsonObject> query(String statement, int maxRows) {
     JsonObject request = SqlBus.queryRequest(connection.id(), "catalog-" + UUID.randomUUID(), statement, maxRows);
-    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(connection.queryTimeoutMs() + SqlBus.REPLY_GRACE_MS);
-    return vertx.eventBus().<JsonObject>request(SqlBus.execute(connection.driver()), request, opts)
-        .map(m -> m.body())
-        .recover(err -> Future.failedFuture(SqlError.from(err)));
+    return LocalExecutors.execute(vertx, connection.driver(), SqlRequest.fromJson(request),
+        connection.queryTimeoutMs() + SqlBus.REPLY_GRACE_MS);
   }
 
   private static String primaryKeyOf(Builder target) {

@@ -80,7 +80,7 @@ public final class SqlError extends RuntimeException {
     if (t instanceof ReplyException re) {
       switch (re.failureType()) {
         case TIMEOUT:
-          return new SqlError(ErrorType.TIMEOUT, "the gateway gave up waiting for the executor");
+          return new SqlError(ErrorType.TIMEOUT, SqlExecutorVerticle.GAVE_UP);
         case NO_HANDLERS:
           return new SqlError(ErrorType.INTERNAL_ERROR, "no executor is registered for this request");
         default:

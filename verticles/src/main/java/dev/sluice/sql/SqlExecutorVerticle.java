@@ -46,6 +46,9 @@ public final class SqlExecutorVerticle extends VerticleBase {
   private final Map<String, EngineConnection> connections = new LinkedHashMap<>();
   /** queryId → the connection running it, for cancel. */
   private final Map<String, EngineConnection> running = new HashMap<>();
+  /** Requests handed over by {@link LocalExecutors}, with when the caller gives up on each. */
+  private final Map<Promise<JsonObject>, Long> handedOver = new java.util.IdentityHashMap<>();
+  private long sweep;
 
   public SqlExecutorVerticle(Engine engine, List<ConnectionConfig> connections) {
     this.engine = engine;
@@ -68,6 +71,8 @@ public final class SqlExecutorVerticle extends VerticleBase {
       steps.add(conn.start());
     });
     steps.add(vertx.eventBus().localConsumer(SqlBus.execute(engine.driver()), this::onExecute).completion());
+    LocalExecutors.register(vertx, engine.driver(), this);
+    sweep = vertx.setPeriodic(SWEEP_MS, t -> giveUp(System.currentTimeMillis(), GAVE_UP));
     steps.add(ExecutorSupport.consume(vertx, SqlBus.cancel(engine.driver()), this::onCancel));
     steps.add(ExecutorSupport.consume(vertx, SqlBus.info(engine.driver()), this::onInfo));
     return Future.all(steps);
@@ -75,6 +80,9 @@ public final class SqlExecutorVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    LocalExecutors.unregister(vertx, engine.driver(), this);
+    vertx.cancelTimer(sweep);
+    giveUp(Long.MAX_VALUE, "the executor stopped before it answered (the gateway is shutting down)");
     return Future.join(connections.values().stream().map(EngineConnection::close).toList());
   }
 
@@ -94,6 +102,48 @@ public final class SqlExecutorVerticle extends VerticleBase {
 
   private Future<JsonObject> execute(SqlRequest req) {
     return execute(req, false);
+  }
+
+  /**
+   * How often requests handed over directly are checked against their callers' patience. A
+   * backstop only: the connection's deadline answers a slow statement long before it.
+   */
+  static final long SWEEP_MS = 1_000;
+
+  /** A request from this node, handed over without a bus message ({@link LocalExecutors}). */
+  void submit(SqlRequest req, Promise<JsonObject> answer, long timeoutMs) {
+    context.runOnContext(v -> {
+      handedOver.put(answer, System.currentTimeMillis() + timeoutMs);
+      ExecutorSupport.attempt(() -> execute(req)).onComplete(ar -> {
+        if (handedOver.remove(answer) != null) {
+          if (ar.succeeded()) {
+            answer.tryComplete(ar.result());
+          } else {
+            answer.tryFail(SqlError.from(ar.cause()));
+          }
+        }
+      });
+    });
+  }
+
+  /** What a caller is told when the executor kept its request past its patience. */
+  static final String GAVE_UP = "the gateway gave up waiting for the executor";
+
+  /** Fails the handed-over requests whose callers would have stopped waiting by {@code now}. */
+  private void giveUp(long now, String why) {
+    if (handedOver.isEmpty()) {
+      return;
+    }
+    List<Promise<JsonObject>> overdue = new ArrayList<>();
+    handedOver.forEach((answer, giveUpAt) -> {
+      if (giveUpAt <= now) {
+        overdue.add(answer);
+      }
+    });
+    for (Promise<JsonObject> answer : overdue) {
+      handedOver.remove(answer);
+      answer.tryFail(new SqlError(ErrorType.TIMEOUT, why));
+    }
   }
 
   private Future<JsonObject> execute(SqlRequest req, boolean guardOff) {

@@ -7,6 +7,7 @@ import dev.sluice.bus.ByReferenceJson;
 import dev.sluice.bus.JsonBytes;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.mcp.JsonRpc;
+import dev.sluice.mcp.LocalShards;
 import dev.sluice.mcp.McpBus;
 import dev.sluice.mcp.stateless.StatelessHandler;
 import dev.sluice.observability.GatewayMetrics;
@@ -239,9 +240,8 @@ public final class HttpVerticle extends VerticleBase {
     JsonObject op = new JsonObject().put("op", "post").put("sessionId", sid).put("principal", rules.principal(req))
         .put("messages", messages)
         .put("batch", batch).put("sse", sse).put("target", streamAddress).put("streamId", streamId);
-    tracked(sid, ctx, streamId,
-        vertx.eventBus().<JsonObject>request(address, op, ByReferenceJson.options().setSendTimeout(BUS_TIMEOUT_MS)))
-        .onSuccess(reply -> answerPost(ctx, reply.body(), streamId))
+    tracked(sid, ctx, streamId, LocalShards.request(vertx, address, op, BUS_TIMEOUT_MS))
+        .onSuccess(reply -> answerPost(ctx, reply, streamId))
         .onFailure(err -> busFailure(ctx, err, streamId));
   }
 

@@ -7,8 +7,11 @@ import dev.sluice.observability.GatewayMetrics;
 import dev.sluice.observability.SessionLog;
 import dev.sluice.observability.ToolCallLog;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -70,7 +73,8 @@ public final class SessionShardVerticle extends VerticleBase {
     console = new ShardConsole(vertx, nodeId, shard, sessions);
     dispatcher.onCallsChanged(console::changed);
     consumers.addAll(console.start());
-    consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shard(nodeId, shard), this::handle));
+    consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shard(nodeId, shard),
+        m -> handle(new ShardRequest.OverTheBus(m))));
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardProgress(nodeId, shard), msg -> {
       RunningCall call = queries.get(msg.body().getString("queryId"));
       if (call != null) {
@@ -90,18 +94,89 @@ public final class SessionShardVerticle extends VerticleBase {
     }));
     features.tools().onChange(() -> vertx.runOnContext(v -> broadcastListChanged()));
     long period = Math.max(1_000, Math.min(30_000, settings.idleTimeoutMs() / 4));
-    expiryTimer = vertx.setPeriodic(period, t -> expireIdle());
+    expiryTimer = vertx.setPeriodic(period, t -> {
+      expireIdle();
+      giveUp(System.currentTimeMillis(), ReplyFailure.TIMEOUT, "the session shard did not answer in time");
+    });
+    LocalShards.register(vertx, McpBus.shard(nodeId, shard), this);
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }
 
   @Override
   public Future<?> stop() {
+    LocalShards.unregister(vertx, McpBus.shard(nodeId, shard), this);
     vertx.cancelTimer(expiryTimer);
     new ArrayList<>(sessions.values()).forEach(s -> close(s, SessionLog.Reason.SHUTDOWN));
+    // its sessions are gone: the callers' clients are told to initialize anew, as by a node that left
+    giveUp(Long.MAX_VALUE, ReplyFailure.NO_HANDLERS, "the session shard stopped");
     return Future.succeededFuture();
   }
 
-  private void handle(Message<JsonObject> msg) {
+  /** Requests handed over by {@link LocalShards}, with when their callers stop waiting. */
+  private final Map<Promise<JsonObject>, Long> handedOver = new java.util.IdentityHashMap<>();
+
+  /** A request from this node's HTTP verticle, handed over without a bus message. */
+  void submit(JsonObject op, Promise<JsonObject> answer, long timeoutMs) {
+    context.runOnContext(v -> {
+      handedOver.put(answer, System.currentTimeMillis() + timeoutMs);
+      handle(new HandedOver(op, answer));
+    });
+  }
+
+  /** Fails the handed-over requests whose callers gave up by {@code now}, as the bus would have. */
+  private void giveUp(long now, ReplyFailure failure, String why) {
+    if (handedOver.isEmpty()) {
+      return;
+    }
+    List<Promise<JsonObject>> overdue = new ArrayList<>();
+    handedOver.forEach((answer, giveUpAt) -> {
+      if (giveUpAt <= now) {
+        overdue.add(answer);
+      }
+    });
+    for (Promise<JsonObject> answer : overdue) {
+      handedOver.remove(answer);
+      answer.tryFail(new ReplyException(failure, why));
+    }
+  }
+
+  /** A request handed over on this node: answered on the caller's promise, once. */
+  private final class HandedOver implements ShardRequest {
+    private final JsonObject body;
+    private final Promise<JsonObject> answer;
+
+    HandedOver(JsonObject body, Promise<JsonObject> answer) {
+      this.body = body;
+      this.answer = answer;
+    }
+
+    @Override
+    public JsonObject body() {
+      return body;
+    }
+
+    @Override
+    public void reply(JsonObject reply) {
+      // as the bus's default codec would: the caller gets its own copy
+      replyByReference(reply.copy());
+    }
+
+    @Override
+    public void replyByReference(JsonObject reply) {
+      if (handedOver.remove(answer) != null) {
+        answer.tryComplete(reply);
+      }
+    }
+
+    @Override
+    public void fail(int code, String message) {
+      if (handedOver.remove(answer) != null) {
+        answer.tryFail(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, code, message));
+      }
+    }
+  }
+
+  private void handle(ShardRequest msg) {
     JsonObject req = msg.body();
     Session bound = req.getString("sessionId") == null ? null : sessions.get(req.getString("sessionId"));
     if (bound != null && !"detach".equals(req.getString("op")) && req.containsKey("principal")
@@ -140,7 +215,7 @@ public final class SessionShardVerticle extends VerticleBase {
     }
   }
 
-  private void post(Message<JsonObject> msg, JsonObject req) {
+  private void post(ShardRequest msg, JsonObject req) {
     JsonArray messages = req.getJsonArray("messages");
     String sid = req.getString("sessionId");
     if (sid == null) {
@@ -175,7 +250,7 @@ public final class SessionShardVerticle extends VerticleBase {
     if (req.getBoolean("sse", false) && needsStream(session, requests)) {
       EventStream stream = session.newPostStream();
       stream.attach(req.getString("target"), req.getString("streamId"));
-      msg.reply(new JsonObject().put("status", 200).put("sse", true), ByReferenceJson.options());
+      msg.replyByReference(new JsonObject().put("status", 200).put("sse", true));
       if (ProtocolRevision.ssePriming(session.protocolVersion)) {
         stream.prime(vertx.eventBus(), SSE_RETRY_MS);
       }
@@ -204,12 +279,12 @@ public final class SessionShardVerticle extends VerticleBase {
       if (out.isEmpty() && req.getBoolean("sse", false)) {
         // every call was cancelled, and a cancelled request gets no response: the POST ends as an
         // empty event stream, as a call answered over SSE would
-        msg.reply(new JsonObject().put("status", 200).put("sse", true).put("empty", true), ByReferenceJson.options());
+        msg.replyByReference(new JsonObject().put("status", 200).put("sse", true).put("empty", true));
       } else if (out.isEmpty()) {
         msg.reply(new JsonObject().put("status", 202));
       } else {
         Object body = req.getBoolean("batch", false) ? out : out.getJsonObject(0);
-        msg.reply(new JsonObject().put("status", 200).put("body", body), ByReferenceJson.options());
+        msg.replyByReference(new JsonObject().put("status", 200).put("body", body));
       }
     });
   }
@@ -240,7 +315,7 @@ public final class SessionShardVerticle extends VerticleBase {
     return false;
   }
 
-  private void initialize(Message<JsonObject> msg, JsonArray messages, boolean batch, String principal) {
+  private void initialize(ShardRequest msg, JsonArray messages, boolean batch, String principal) {
     JsonObject m = messages.size() == 1 ? messages.getJsonObject(0) : null;
     if (batch || m == null || JsonRpc.kind(m) != JsonRpc.Kind.REQUEST
         || !"initialize".equals(m.getString("method"))) {
@@ -282,7 +357,7 @@ public final class SessionShardVerticle extends VerticleBase {
         .put("protocolVersion", version).put("body", JsonRpc.result(id, result)));
   }
 
-  private void get(Message<JsonObject> msg, JsonObject req) {
+  private void get(ShardRequest msg, JsonObject req) {
     Session session = sessions.get(req.getString("sessionId"));
     if (session == null) {
       msg.reply(notFound());

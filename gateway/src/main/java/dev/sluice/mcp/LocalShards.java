@@ -1,0 +1,63 @@
+package dev.sluice.mcp;
+
+import dev.sluice.bus.ByReferenceJson;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * This node's session shards, for the HTTP verticles of the same node. A POST for a session held
+ * here is handed to its shard as a task on the shard's event loop, and the answer comes back as
+ * one on the caller's: no event-bus request with its reply address, reply handler, timeout timer
+ * and delivery objects, nor the context Vert.x 5.0.10 creates on every reply. A session held by
+ * another node, or a shard not (or no longer) deployed here, is reached over the bus as before,
+ * with the same failures ({@code ReplyException}s).
+ */
+public final class LocalShards {
+
+  private static final Map<Vertx, Map<String, SessionShardVerticle>> NODES = new ConcurrentHashMap<>();
+
+  private LocalShards() {
+  }
+
+  static void register(Vertx vertx, String address, SessionShardVerticle shard) {
+    NODES.computeIfAbsent(vertx, v -> new ConcurrentHashMap<>()).put(address, shard);
+  }
+
+  static void unregister(Vertx vertx, String address, SessionShardVerticle shard) {
+    Map<String, SessionShardVerticle> node = NODES.get(vertx);
+    if (node != null) {
+      node.remove(address, shard);
+      if (node.isEmpty()) {
+        NODES.remove(vertx, node);
+      }
+    }
+  }
+
+  /** Whether a request to {@code address} on {@code vertx} is handed over directly. */
+  static boolean deployedHere(Vertx vertx, String address) {
+    Map<String, SessionShardVerticle> node = NODES.get(vertx);
+    return node != null && node.containsKey(address);
+  }
+
+  /**
+   * The shard's answer to {@code op}, on the caller's context; a shard that has not answered
+   * {@code timeoutMs} after taking the request fails it with a bus timeout.
+   */
+  public static Future<JsonObject> request(Vertx vertx, String address, JsonObject op, long timeoutMs) {
+    Map<String, SessionShardVerticle> node = NODES.get(vertx);
+    SessionShardVerticle shard = node == null ? null : node.get(address);
+    if (shard == null) {
+      return vertx.eventBus().<JsonObject>request(address, op, ByReferenceJson.options().setSendTimeout(timeoutMs))
+          .map(Message::body);
+    }
+    Promise<JsonObject> answer = ((ContextInternal) vertx.getOrCreateContext()).promise();
+    shard.submit(op, answer, timeoutMs);
+    return answer.future();
+  }
+}

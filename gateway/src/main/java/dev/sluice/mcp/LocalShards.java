@@ -1,14 +1,13 @@
 package dev.sluice.mcp;
 
 import dev.sluice.bus.ByReferenceJson;
+import dev.sluice.bus.NodeLocal;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * This node's session shards, for the HTTP verticles of the same node. A POST for a session held
@@ -20,29 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LocalShards {
 
-  private static final Map<Vertx, Map<String, SessionShardVerticle>> NODES = new ConcurrentHashMap<>();
+  /** Each node's session shards by address; a shard registers itself while it runs. */
+  static final NodeLocal<String, SessionShardVerticle> SHARDS = new NodeLocal<>();
 
   private LocalShards() {
-  }
-
-  static void register(Vertx vertx, String address, SessionShardVerticle shard) {
-    NODES.computeIfAbsent(vertx, v -> new ConcurrentHashMap<>()).put(address, shard);
-  }
-
-  static void unregister(Vertx vertx, String address, SessionShardVerticle shard) {
-    Map<String, SessionShardVerticle> node = NODES.get(vertx);
-    if (node != null) {
-      node.remove(address, shard);
-      if (node.isEmpty()) {
-        NODES.remove(vertx, node);
-      }
-    }
-  }
-
-  /** Whether a request to {@code address} on {@code vertx} is handed over directly. */
-  static boolean deployedHere(Vertx vertx, String address) {
-    Map<String, SessionShardVerticle> node = NODES.get(vertx);
-    return node != null && node.containsKey(address);
   }
 
   /**
@@ -50,8 +30,7 @@ public final class LocalShards {
    * {@code timeoutMs} after taking the request fails it with a bus timeout.
    */
   public static Future<JsonObject> request(Vertx vertx, String address, JsonObject op, long timeoutMs) {
-    Map<String, SessionShardVerticle> node = NODES.get(vertx);
-    SessionShardVerticle shard = node == null ? null : node.get(address);
+    SessionShardVerticle shard = SHARDS.get(vertx, address);
     if (shard == null) {
       return vertx.eventBus().<JsonObject>request(address, op, ByReferenceJson.options().setSendTimeout(timeoutMs))
           .map(Message::body);

@@ -98,13 +98,13 @@ public final class SessionShardVerticle extends VerticleBase {
       expireIdle();
       giveUp(System.currentTimeMillis(), ReplyFailure.TIMEOUT, "the session shard did not answer in time");
     });
-    LocalShards.register(vertx, McpBus.shard(nodeId, shard), this);
+    LocalShards.SHARDS.register(vertx, McpBus.shard(nodeId, shard), this);
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }
 
   @Override
   public Future<?> stop() {
-    LocalShards.unregister(vertx, McpBus.shard(nodeId, shard), this);
+    LocalShards.SHARDS.unregister(vertx, McpBus.shard(nodeId, shard), this);
     vertx.cancelTimer(expiryTimer);
     new ArrayList<>(sessions.values()).forEach(s -> close(s, SessionLog.Reason.SHUTDOWN));
     // its sessions are gone: the callers' clients are told to initialize anew, as by a node that left
@@ -113,39 +113,28 @@ public final class SessionShardVerticle extends VerticleBase {
   }
 
   /** Requests handed over by {@link LocalShards}, with when their callers stop waiting. */
-  private final Map<Promise<JsonObject>, Long> handedOver = new java.util.IdentityHashMap<>();
+  private final dev.sluice.bus.HandedOver<JsonObject> handedOver = new dev.sluice.bus.HandedOver<>();
 
   /** A request from this node's HTTP verticle, handed over without a bus message. */
   void submit(JsonObject op, Promise<JsonObject> answer, long timeoutMs) {
     context.runOnContext(v -> {
-      handedOver.put(answer, System.currentTimeMillis() + timeoutMs);
-      handle(new HandedOver(op, answer));
+      handedOver.add(answer, timeoutMs);
+      handle(new HandedOverRequest(op, answer));
     });
   }
 
   /** Fails the handed-over requests whose callers gave up by {@code now}, as the bus would have. */
   private void giveUp(long now, ReplyFailure failure, String why) {
-    if (handedOver.isEmpty()) {
-      return;
-    }
-    List<Promise<JsonObject>> overdue = new ArrayList<>();
-    handedOver.forEach((answer, giveUpAt) -> {
-      if (giveUpAt <= now) {
-        overdue.add(answer);
-      }
-    });
-    for (Promise<JsonObject> answer : overdue) {
-      handedOver.remove(answer);
-      answer.tryFail(new ReplyException(failure, why));
-    }
+    handedOver.failOverdue(now, () -> new ReplyException(failure, why));
   }
 
+
   /** A request handed over on this node: answered on the caller's promise, once. */
-  private final class HandedOver implements ShardRequest {
+  private final class HandedOverRequest implements ShardRequest {
     private final JsonObject body;
     private final Promise<JsonObject> answer;
 
-    HandedOver(JsonObject body, Promise<JsonObject> answer) {
+    HandedOverRequest(JsonObject body, Promise<JsonObject> answer) {
       this.body = body;
       this.answer = answer;
     }
@@ -163,14 +152,14 @@ public final class SessionShardVerticle extends VerticleBase {
 
     @Override
     public void replyByReference(JsonObject reply) {
-      if (handedOver.remove(answer) != null) {
+      if (handedOver.remove(answer)) {
         answer.tryComplete(reply);
       }
     }
 
     @Override
     public void fail(int code, String message) {
-      if (handedOver.remove(answer) != null) {
+      if (handedOver.remove(answer)) {
         answer.tryFail(new ReplyException(ReplyFailure.RECIPIENT_FAILURE, code, message));
       }
     }

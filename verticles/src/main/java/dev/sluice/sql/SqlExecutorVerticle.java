@@ -47,7 +47,7 @@ public final class SqlExecutorVerticle extends VerticleBase {
   /** queryId → the connection running it, for cancel. */
   private final Map<String, EngineConnection> running = new HashMap<>();
   /** Requests handed over by {@link LocalExecutors}, with when the caller gives up on each. */
-  private final Map<Promise<JsonObject>, Long> handedOver = new java.util.IdentityHashMap<>();
+  private final dev.sluice.bus.HandedOver<JsonObject> handedOver = new dev.sluice.bus.HandedOver<>();
   private long sweep;
 
   public SqlExecutorVerticle(Engine engine, List<ConnectionConfig> connections) {
@@ -71,7 +71,7 @@ public final class SqlExecutorVerticle extends VerticleBase {
       steps.add(conn.start());
     });
     steps.add(vertx.eventBus().localConsumer(SqlBus.execute(engine.driver()), this::onExecute).completion());
-    LocalExecutors.register(vertx, engine.driver(), this);
+    LocalExecutors.EXECUTORS.register(vertx, engine.driver(), this);
     sweep = vertx.setPeriodic(SWEEP_MS, t -> giveUp(System.currentTimeMillis(), GAVE_UP));
     steps.add(ExecutorSupport.consume(vertx, SqlBus.cancel(engine.driver()), this::onCancel));
     steps.add(ExecutorSupport.consume(vertx, SqlBus.info(engine.driver()), this::onInfo));
@@ -80,7 +80,7 @@ public final class SqlExecutorVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    LocalExecutors.unregister(vertx, engine.driver(), this);
+    LocalExecutors.EXECUTORS.unregister(vertx, engine.driver(), this);
     vertx.cancelTimer(sweep);
     giveUp(Long.MAX_VALUE, "the executor stopped before it answered (the gateway is shutting down)");
     return Future.join(connections.values().stream().map(EngineConnection::close).toList());
@@ -113,9 +113,9 @@ public final class SqlExecutorVerticle extends VerticleBase {
   /** A request from this node, handed over without a bus message ({@link LocalExecutors}). */
   void submit(SqlRequest req, Promise<JsonObject> answer, long timeoutMs) {
     context.runOnContext(v -> {
-      handedOver.put(answer, System.currentTimeMillis() + timeoutMs);
+      handedOver.add(answer, timeoutMs);
       ExecutorSupport.attempt(() -> execute(req)).onComplete(ar -> {
-        if (handedOver.remove(answer) != null) {
+        if (handedOver.remove(answer)) {
           if (ar.succeeded()) {
             answer.tryComplete(ar.result());
           } else {
@@ -131,20 +131,9 @@ public final class SqlExecutorVerticle extends VerticleBase {
 
   /** Fails the handed-over requests whose callers would have stopped waiting by {@code now}. */
   private void giveUp(long now, String why) {
-    if (handedOver.isEmpty()) {
-      return;
-    }
-    List<Promise<JsonObject>> overdue = new ArrayList<>();
-    handedOver.forEach((answer, giveUpAt) -> {
-      if (giveUpAt <= now) {
-        overdue.add(answer);
-      }
-    });
-    for (Promise<JsonObject> answer : overdue) {
-      handedOver.remove(answer);
-      answer.tryFail(new SqlError(ErrorType.TIMEOUT, why));
-    }
+    handedOver.failOverdue(now, () -> new SqlError(ErrorType.TIMEOUT, why));
   }
+
 
   private Future<JsonObject> execute(SqlRequest req, boolean guardOff) {
     long received = System.nanoTime();

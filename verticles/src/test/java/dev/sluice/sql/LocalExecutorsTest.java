@@ -35,13 +35,11 @@ class LocalExecutorsTest {
   @TempDir
   Path dir;
 
-  private Vertx vertx;
+  private final Vertx vertx = Vertx.vertx();
 
   @AfterEach
-  void stop() throws Exception {
-    if (vertx != null) {
-      vertx.close().await(30, TimeUnit.SECONDS);
-    }
+  void closeVertx() throws Exception {
+    vertx.close().await(30, TimeUnit.SECONDS);
   }
 
   private void deploySqlite(long deadlineMs) throws Exception {
@@ -50,7 +48,6 @@ class LocalExecutorsTest {
       c.createStatement().execute("CREATE TABLE t (i INTEGER)");
       c.createStatement().execute("INSERT INTO t VALUES (1), (2), (3)");
     }
-    vertx = Vertx.vertx();
     ConnectionConfig cfg = new ConnectionConfig("lite", Driver.SQLITE, null, db.toString(), null, null, null,
         1, 4, deadlineMs, 100, 1_000);
     deployment = vertx.deployVerticle(new SqlExecutorVerticle(SqliteEngine.withWorkerHeap("64m"), List.of(cfg)))
@@ -58,6 +55,10 @@ class LocalExecutorsTest {
   }
 
   private String deployment;
+
+  private boolean deployedHere(Driver driver) {
+    return LocalExecutors.EXECUTORS.get(vertx, driver) != null;
+  }
 
   private static SqlRequest query(String sql) {
     return SqlRequest.query("lite", sql, null, 100).withRouting("lite", "q-" + System.nanoTime(), null);
@@ -74,7 +75,7 @@ class LocalExecutorsTest {
   @Test
   void aHandedOverRequestIsAnsweredOnTheCallersContext() throws Exception {
     deploySqlite(30_000);
-    assertTrue(LocalExecutors.deployedHere(vertx, Driver.SQLITE));
+    assertTrue(deployedHere(Driver.SQLITE));
     Context caller = vertx.getOrCreateContext();
     Object[] out = on(caller, () -> LocalExecutors.execute(vertx, Driver.SQLITE, query("SELECT sum(i) AS s FROM t"),
         10_000)).get(30, TimeUnit.SECONDS);
@@ -89,7 +90,7 @@ class LocalExecutorsTest {
     assertSame(caller, refused[1]);
 
     vertx.undeploy(deployment).await(30, TimeUnit.SECONDS);
-    assertFalse(LocalExecutors.deployedHere(vertx, Driver.SQLITE), "a stopped executor is no longer handed requests");
+    assertFalse(deployedHere(Driver.SQLITE), "a stopped executor is no longer handed requests");
   }
 
   @Test
@@ -108,9 +109,8 @@ class LocalExecutorsTest {
 
   @Test
   void withoutAnExecutorOnThisNodeTheRequestGoesOverTheBus() throws Exception {
-    vertx = Vertx.vertx();
     SqlRequest.registerCodec(vertx);
-    assertFalse(LocalExecutors.deployedHere(vertx, Driver.POSTGRES));
+    assertFalse(deployedHere(Driver.POSTGRES));
     vertx.eventBus().<Object>localConsumer(SqlBus.execute(Driver.POSTGRES), m -> {
       SqlRequest r = (SqlRequest) m.body();
       if (r.sql().startsWith("SELECT")) {

@@ -15,9 +15,9 @@ import java.util.function.IntPredicate;
 final class DenseLane {
 
   /**
-   * Below this cosine a dense neighbour is noise rather than a match: all-MiniLM-L6-v2 gives
-   * unrelated short texts about 0 to 0.2. Without a floor every query, even gibberish, would get a
-   * full list of "matches" from this lane.
+   * Below this similarity a dense neighbour is noise rather than a match: unrelated short texts
+   * score about 0 to 0.2 (read on the {@link SimilarityScale} all floors and margins here are on).
+   * Without a floor every query, even gibberish, would get a full list of "matches" from this lane.
    */
   static final float MIN_SIMILARITY = 0.25f;
   /** How far above its closest column a table is put (or below, when the column wins). */
@@ -37,6 +37,7 @@ final class DenseLane {
   static final float BELOW_BEST = 0.15f;
 
   private final int dimension;
+  private final SimilarityScale scale;
   private final float[] matrix;
   private final boolean[] present;
   /** For a column, the ordinal of its table's entry; -1 for everything else. */
@@ -44,9 +45,11 @@ final class DenseLane {
 
   /**
    * @param parent for each entry the ordinal of the entry it belongs to (a column's table), or -1
+   * @param scale how the model's cosines are read by the floors and margins below
    */
-  DenseLane(float[][] vectors, int dimension, int[] parent) {
+  DenseLane(float[][] vectors, int dimension, int[] parent, SimilarityScale scale) {
     this.dimension = dimension;
+    this.scale = scale;
     this.parent = parent;
     this.matrix = new float[vectors.length * dimension];
     this.present = new boolean[vectors.length];
@@ -95,7 +98,7 @@ final class DenseLane {
     for (int i = 0; i < n; i++) {
       ok[i] = allowed.test(i);
       if (present[i] && (ok[i] || parent[i] >= 0)) {
-        score[i] = Vectors.dot(query, matrix, i);
+        score[i] = scale.read(Vectors.dot(query, matrix, i));
       }
     }
     // per table: its closest column and the score of the next one

@@ -92,10 +92,14 @@ public final class DiscoveryIndex {
   private final DenseLane dense;
   private final TextEmbedder queries;
   private final int[] parents;
+  /** The words of every entry's name ("order", "items"): what a misspelt query word is corrected to first. */
+  private final Set<String> nameWords;
 
-  private DiscoveryIndex(List<DiscoveryEntry> entries, IndexSearcher searcher, DenseLane dense, TextEmbedder queries) {
+  private DiscoveryIndex(List<DiscoveryEntry> entries, IndexSearcher searcher, DenseLane dense, TextEmbedder queries,
+      Set<String> nameWords) {
     this.entries = entries;
     this.parents = parents(entries);
+    this.nameWords = nameWords;
     this.searcher = searcher;
     this.dense = dense;
     this.queries = queries;
@@ -141,7 +145,16 @@ public final class DiscoveryIndex {
           w.addDocument(document(i, entries.get(i)));
         }
       }
-      return new DiscoveryIndex(List.copyOf(entries), new IndexSearcher(DirectoryReader.open(dir)), null, null);
+      Set<String> words = new java.util.TreeSet<>();
+      for (DiscoveryEntry e : entries) {
+        for (String w : Identifiers.words(e.name()).split(" ")) {
+          if (w.length() > 1 && w.chars().allMatch(Character::isLetter)) {
+            words.add(w);
+          }
+        }
+      }
+      return new DiscoveryIndex(List.copyOf(entries), new IndexSearcher(DirectoryReader.open(dir)), null, null,
+          Set.copyOf(words));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -157,8 +170,8 @@ public final class DiscoveryIndex {
     if (vectors.length != entries.size()) {
       throw new IllegalArgumentException(vectors.length + " vectors for " + entries.size() + " entries");
     }
-    return new DiscoveryIndex(entries, searcher, new DenseLane(vectors, queryEmbedder.dimension(), parents),
-        queryEmbedder);
+    DenseLane lane = new DenseLane(vectors, queryEmbedder.dimension(), parents, queryEmbedder.scale());
+    return new DiscoveryIndex(entries, searcher, lane, queryEmbedder, nameWords);
   }
 
   private static Document document(int ord, DiscoveryEntry e) {
@@ -231,20 +244,23 @@ public final class DiscoveryIndex {
     try {
       Rrf rrf = new Rrf();
       DenseLane.Ranking meaning = null;
+      List<String> unknown = lanes.contains(Lane.TYPO) || lanes.contains(Lane.DENSE) ? unknownWords(text) : List.of();
       if (lanes.contains(Lane.DENSE) && dense != null && !text.isBlank()) {
-        float[] q = queries.query(text);
+        float[] q = queries.query(unknown.isEmpty() ? text : spelled(text, unknown));
         meaning = dense.rank(q, ord -> allowed(entries.get(ord), connections, kinds), LANE_DEPTH);
       }
       // with the dense lane there, a question most of whose words the catalog never uses is left
-      // to it: the lexical lane would rank on the one common word it knows ("patients")
-      if (lanes.contains(Lane.LEXICAL) && (meaning == null || knownShare(lexicalTerms) >= MIN_KNOWN_SHARE)) {
+      // to it: the lexical lane would rank on the one common word it knows ("patients"). Unless
+      // the dense lane found nothing above its floor: then the one known word is all there is
+      if (lanes.contains(Lane.LEXICAL)
+          && (meaning == null || meaning.ords().isEmpty() || knownShare(lexicalTerms) >= MIN_KNOWN_SHARE)) {
         // where the model runs, the lanes make one table-or-column decision: the dense lane's
         rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds,
             meaning == null ? Set.of() : meaning.columnsOverTables()));
       }
       if (lanes.contains(Lane.TYPO)) {
         // a misspelt name points at that one column: no table is lifted above it
-        rrf.add(Lane.TYPO, lane(fuzzy(unknownWords(text)), filter));
+        rrf.add(Lane.TYPO, lane(fuzzy(unknown), filter));
       }
       if (meaning != null) {
         rrf.add(Lane.DENSE, meaning.ords());
@@ -368,8 +384,8 @@ public final class DiscoveryIndex {
    * the typo lane searches only these, so it rescues "custmer" without letting the shared letters
    * of a well-spelled question ("clients", "courier") pull unrelated names up the fused ranking.
    */
-  private String unknownWords(String text) throws UncheckedIOException {
-    StringBuilder out = new StringBuilder();
+  private List<String> unknownWords(String text) throws UncheckedIOException {
+    List<String> out = new ArrayList<>();
     for (String word : text.split(" ")) {
       List<String> terms = Analyzers.terms(Analyzers.LEXICAL, "name", word);
       if (terms.isEmpty()) {
@@ -385,10 +401,25 @@ public final class DiscoveryIndex {
       }
       // an English word is not a misspelling, even when the catalog does not use it
       if (!known && !KnownWords.contains(word)) {
-        out.append(word).append(' ');
+        out.add(word);
       }
     }
-    return out.toString().trim();
+    return out;
+  }
+
+  /**
+   * The query as the model should read it: each misspelt word replaced by the catalog word it
+   * most likely meant ({@link Spelling}). The lexical and typo lanes keep the words as typed.
+   */
+  private String spelled(String text, List<String> unknown) {
+    StringBuilder b = new StringBuilder(text.length() + 8);
+    for (String word : text.split(" ")) {
+      if (!b.isEmpty()) {
+        b.append(' ');
+      }
+      b.append(unknown.contains(word) ? Spelling.corrected(word, nameWords) : word);
+    }
+    return b.toString();
   }
 
   /** The share of {@code terms} (distinct) that some lexical field of some entry contains. */
@@ -430,9 +461,9 @@ public final class DiscoveryIndex {
    * Per unknown word: names within a small edit distance (transpositions count once, so "emial"
    * finds "email"), or names sharing at least 40% of its trigrams ("custmer" finds "customers").
    */
-  private static Query fuzzy(String words) {
+  private static Query fuzzy(List<String> words) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
-    for (String word : words.split(" ")) {
+    for (String word : words) {
       if (word.length() < 4) {
         continue;
       }

@@ -22,7 +22,7 @@ final class KnownWords {
   private KnownWords() {}
 
   private static final class Holder {
-    static final Set<String> WORDS = load(EmbeddingModel.MINILM_L6_Q.tokenizer);
+    static final Set<String> WORDS = load(EmbeddingModel.SHIPPED.tokenizer);
   }
 
   /** True when {@code word} (any case) is a whole word of the vocabulary. */

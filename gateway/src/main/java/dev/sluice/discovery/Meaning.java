@@ -61,8 +61,8 @@ public final class Meaning implements AutoCloseable {
     return loaded;
   }
 
-  /** The product's model: quantized all-MiniLM-L6-v2 on one ONNX Runtime thread. */
-  public static Meaning miniLm(StateStore store) {
+  /** The product's model ({@link EmbeddingModel#SHIPPED}) on one ONNX Runtime thread. */
+  public static Meaning shipped(StateStore store) {
     return new Meaning(store, () -> OnnxTextEmbedder.load(1));
   }
 

@@ -15,17 +15,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * all-MiniLM-L6-v2 (quantized to int8, 23 MB, 384 dimensions) in this JVM through ONNX Runtime:
- * WordPiece tokens in, the token vectors averaged over the real tokens (mean pooling, as the
- * model was trained for sentence similarity) and scaled to unit length. The model file ships in
- * the jar (a Maven Central artifact); nothing is downloaded. Thread-safe: one ORT session serves
+ * A sentence-embedding model ({@link EmbeddingModel}; the gateway runs bge-small-en-v1.5
+ * quantized to int8, 34 MB, 384 dimensions) in this JVM through ONNX Runtime: WordPiece tokens
+ * in, one vector out (the [CLS] token's, or the token vectors averaged over the real tokens, as
+ * the model was trained) scaled to unit length. The model file ships in the jar (a Maven Central
+ * artifact); nothing is downloaded. Thread-safe: one ORT session serves
  * concurrent callers.
  */
 public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(OnnxTextEmbedder.class);
 
-  static final String TOKENIZER = EmbeddingModel.MINILM_L6_Q.tokenizer;
+  static final String TOKENIZER = EmbeddingModel.SHIPPED.tokenizer;
   /** The model's own truncation (tokenizer.json); catalog texts are written to fit well under it. */
   static final int MAX_TOKENS = 128;
   private final EmbeddingModel spec;
@@ -58,7 +59,7 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
    * @param threads ONNX Runtime intra-op threads; embedding competes with serving for the cores
    */
   public static Optional<TextEmbedder> load(int threads) {
-    return load(EmbeddingModel.MINILM_L6_Q, threads);
+    return load(EmbeddingModel.SHIPPED, threads);
   }
 
   /** Another model (the benchmark compares them); empty when its files or ONNX Runtime are missing. */
@@ -90,6 +91,11 @@ public final class OnnxTextEmbedder implements TextEmbedder, AutoCloseable {
   @Override
   public String modelId() {
     return spec.id + ".t" + MAX_TOKENS;
+  }
+
+  @Override
+  public SimilarityScale scale() {
+    return spec.scale;
   }
 
   @Override

@@ -35,6 +35,11 @@ public final class RecentQueries implements TextEmbedder {
   }
 
   @Override
+  public SimilarityScale scale() {
+    return model.scale();
+  }
+
+  @Override
   public float[][] embed(List<String> texts) {
     return model.embed(texts);
   }

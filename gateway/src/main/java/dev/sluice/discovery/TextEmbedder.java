@@ -16,6 +16,11 @@ public interface TextEmbedder {
   /** One vector per document text, in order, each of length {@link #dimension()} and L2 norm 1. */
   float[][] embed(List<String> texts);
 
+  /** How this model's cosines are read by the dense lane's rules. */
+  default SimilarityScale scale() {
+    return SimilarityScale.AS_IS;
+  }
+
   /** The vector of a search query (some models expect queries phrased apart from documents). */
   default float[] query(String text) {
     return embed(List.of(text))[0];

@@ -99,7 +99,7 @@ public final class Gateway {
     this.state = StateStores.create(vertx, config.state());
     this.snapshots = new SnapshotStore(state);
     this.tasks = new Tasks(vertx, state, this.nodeId);
-    this.meaning = dev.sluice.discovery.Meaning.miniLm(state);
+    this.meaning = dev.sluice.discovery.Meaning.shipped(state);
     CatalogAccess catalog = new CatalogAccess(vertx, snapshots);
     this.connections = new ConnectionDirectory(vertx, config.connections(), principals,
         new RateLimits(config, metrics.registry(), windows), new TablePolicy(config, catalog));

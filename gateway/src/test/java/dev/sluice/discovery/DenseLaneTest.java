@@ -11,6 +11,10 @@ class DenseLaneTest {
 
   /** Entry 0 is a table, 1 to 3 its columns; each vector scores {@code s} against the query (1, 0). */
   private static DenseLane.Ranking rank(float table, float... columns) {
+    return rank(SimilarityScale.AS_IS, table, columns);
+  }
+
+  private static DenseLane.Ranking rank(SimilarityScale scale, float table, float... columns) {
     float[][] v = new float[1 + columns.length][];
     v[0] = unit(table);
     int[] parent = new int[v.length];
@@ -19,7 +23,7 @@ class DenseLaneTest {
       v[i + 1] = unit(columns[i]);
       parent[i + 1] = 0;
     }
-    return new DenseLane(v, 2, parent).rank(new float[] {1, 0}, ord -> true, 10);
+    return new DenseLane(v, 2, parent, scale).rank(new float[] {1, 0}, ord -> true, 10);
   }
 
   private static float[] unit(float s) {
@@ -48,5 +52,19 @@ class DenseLaneTest {
     DenseLane.Ranking r = rank(0.40f, 0.68f, 0.65f, 0.30f);
     assertEquals(0, r.ords().get(0));
     assertEquals(Set.of(), r.columnsOverTables());
+  }
+
+  @Test
+  void theFloorAndMarginsReadTheModelsScale() {
+    // on bge-small's scale (everything higher, closer together) a cosine of 0.42 is unrelated text
+    SimilarityScale bge = EmbeddingModel.BGE_SMALL_Q.scale;
+    assertEquals(List.of(), rank(bge, 0.42f, 0.41f).ords(), "under the floor once read on its scale");
+    assertEquals(List.of(0, 1), rank(SimilarityScale.AS_IS, 0.42f, 0.41f).ords());
+    // 0.17 over the table and 0.12 over the sibling: the column stands out on either scale
+    assertEquals(Set.of(1), rank(bge, 0.65f, 0.82f, 0.70f).columnsOverTables());
+    assertEquals(Set.of(1), rank(SimilarityScale.AS_IS, 0.65f, 0.82f, 0.70f).columnsOverTables());
+    // 0.09 stands out once widened by bge's factor, not on MiniLM's own scale
+    assertEquals(Set.of(), rank(SimilarityScale.AS_IS, 0.65f, 0.74f, 0.68f).columnsOverTables());
+    assertEquals(Set.of(1), rank(bge, 0.65f, 0.74f, 0.68f).columnsOverTables());
   }
 }

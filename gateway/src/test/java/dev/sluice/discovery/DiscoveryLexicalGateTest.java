@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * With the dense lane there, the lexical lane stays out of a question most of whose words the
- * catalog never uses; without it, the lexical lane answers whatever it can.
+ * catalog never uses, unless the dense lane found nothing; without it, the lexical lane answers
+ * whatever it can.
  */
 class DiscoveryLexicalGateTest {
 
@@ -50,6 +51,38 @@ class DiscoveryLexicalGateTest {
     // medicines, prescribed: unknown; patients: known (1 of 3)
     assertTrue(WITH_DENSE.search("medicines prescribed to patients", "db", Set.of(), 10).stream()
         .noneMatch(h -> h.lanes().contains(Lane.LEXICAL)));
+  }
+
+  @Test
+  void whenTheDenseLaneFindsNothingTheOneKnownWordStillAnswers() {
+    // the model finds nothing above its floor for the question: deferring to it would be no answer
+    TextEmbedder blind = new TextEmbedder() {
+      @Override
+      public String modelId() {
+        return "blind";
+      }
+
+      @Override
+      public int dimension() {
+        return 2;
+      }
+
+      @Override
+      public float[][] embed(List<String> texts) {
+        return FLAT.embed(texts);
+      }
+
+      @Override
+      public float[] query(String text) {
+        return new float[] {0, 1};
+      }
+    };
+    DiscoveryIndex index = LEXICAL_ONLY.withMeaning(
+        blind.embed(LEXICAL_ONLY.entries().stream().map(DiscoveryEntry::meaning).toList()), blind);
+    List<DiscoveryIndex.Hit> hits = index.search("medicines prescribed to patients", "db", Set.of(), 10);
+    assertFalse(hits.isEmpty());
+    assertTrue(hits.get(0).entry().id().startsWith("patient"), hits.get(0).entry().id());
+    assertTrue(hits.stream().allMatch(h -> h.lanes().equals(List.of(Lane.LEXICAL))));
   }
 
   @Test

@@ -34,6 +34,9 @@ import org.HdrHistogram.Histogram;
  * java -cp "$(loadtest_classpath)" dev.sluice.loadtest.discovery.DiscoveryBench [--holdout] [--unseen] [--sealed] [--tables 1000]
  *     [--columns-per-table 10] [--queries 2000] [--no-scale] [--no-quality] [--misses] [--model minilm-l6-v2-q]
  * </pre>
+ *
+ * <p>{@code --model} names a model to compare (EmbeddingModel ids); the default is the shipped
+ * one, bge-small-en-v15-q.
  */
 public final class DiscoveryBench {
 
@@ -59,7 +62,7 @@ public final class DiscoveryBench {
     int tables = intArg(a, "--tables", 1000);
     int perTable = intArg(a, "--columns-per-table", 10);
     int queries = intArg(a, "--queries", 2000);
-    String modelId = a.contains("--model") ? a.get(a.indexOf("--model") + 1) : EmbeddingModel.MINILM_L6_Q.id();
+    String modelId = a.contains("--model") ? a.get(a.indexOf("--model") + 1) : EmbeddingModel.SHIPPED.id();
     long loadStart = System.nanoTime();
     TextEmbedder model = OnnxTextEmbedder.load(EmbeddingModel.byId(modelId), 1).orElseThrow(() ->
         new IllegalStateException("model " + modelId + " or ONNX Runtime did not load"));

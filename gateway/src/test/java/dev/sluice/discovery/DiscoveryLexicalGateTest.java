@@ -26,22 +26,32 @@ class DiscoveryLexicalGateTest {
       List.of(), new ProfileInfo(1, 1, 1, "t"))), List.of());
 
   /** Every text the same vector: the dense lane ranks everything alike, which is all this test needs. */
-  private static final TextEmbedder FLAT = new TextEmbedder() {
-    @Override
-    public String modelId() {
-      return "flat";
-    }
+  private static final TextEmbedder FLAT = fixed("flat", new float[] {1, 0});
 
-    @Override
-    public int dimension() {
-      return 2;
-    }
+  /** Every text one vector, every query {@code query}. */
+  private static TextEmbedder fixed(String id, float[] query) {
+    return new TextEmbedder() {
+      @Override
+      public String modelId() {
+        return id;
+      }
 
-    @Override
-    public float[][] embed(List<String> texts) {
-      return texts.stream().map(t -> new float[] {1, 0}).toArray(float[][]::new);
-    }
-  };
+      @Override
+      public int dimension() {
+        return 2;
+      }
+
+      @Override
+      public float[][] embed(List<String> texts) {
+        return texts.stream().map(t -> new float[] {1, 0}).toArray(float[][]::new);
+      }
+
+      @Override
+      public float[] query(String text) {
+        return query;
+      }
+    };
+  }
 
   private static final DiscoveryIndex WITH_DENSE = LEXICAL_ONLY.withMeaning(
       FLAT.embed(LEXICAL_ONLY.entries().stream().map(DiscoveryEntry::meaning).toList()), FLAT);
@@ -56,27 +66,7 @@ class DiscoveryLexicalGateTest {
   @Test
   void whenTheDenseLaneFindsNothingTheOneKnownWordStillAnswers() {
     // the model finds nothing above its floor for the question: deferring to it would be no answer
-    TextEmbedder blind = new TextEmbedder() {
-      @Override
-      public String modelId() {
-        return "blind";
-      }
-
-      @Override
-      public int dimension() {
-        return 2;
-      }
-
-      @Override
-      public float[][] embed(List<String> texts) {
-        return FLAT.embed(texts);
-      }
-
-      @Override
-      public float[] query(String text) {
-        return new float[] {0, 1};
-      }
-    };
+    TextEmbedder blind = fixed("blind", new float[] {0, 1});
     DiscoveryIndex index = LEXICAL_ONLY.withMeaning(
         blind.embed(LEXICAL_ONLY.entries().stream().map(DiscoveryEntry::meaning).toList()), blind);
     List<DiscoveryIndex.Hit> hits = index.search("medicines prescribed to patients", "db", Set.of(), 10);

@@ -26,12 +26,15 @@ import org.HdrHistogram.Histogram;
 /**
  * discover_data as a benchmark (issue 20). Part one: retrieval quality on the frozen evaluation
  * sets, per lane and fused: recall@1, recall@5 and MRR. The tune set always; the held-out set only
- * with {@code --holdout}, reported apart; the unseen set (written after the tuning, run once at the end) only
- * with {@code --unseen}; the sealed set (written blind after the unseen set was seen) only with {@code --sealed}. Part two: scale on a made-up catalog: embedding time and
- * heap per 1,000 columns, and search latency p50/p99 (query embedding included, no query cache).
+ * with {@code --holdout}, reported apart; the unseen set (written after the tuning, run once at
+ * the end) only with {@code --unseen}; the sealed set (written blind after the unseen set was
+ * seen) only with {@code --sealed}; the reserve set (written blind after the sealed set was used,
+ * for the next round's blind measure) only with {@code --reserve}. Part two: scale on a made-up
+ * catalog: embedding time and heap per 1,000 columns, and search latency p50/p99 (query embedding
+ * included, no query cache).
  *
  * <pre>
- * java -cp "$(loadtest_classpath)" dev.sluice.loadtest.discovery.DiscoveryBench [--holdout] [--unseen] [--sealed] [--tables 1000]
+ * java -cp "$(loadtest_classpath)" dev.sluice.loadtest.discovery.DiscoveryBench [--holdout] [--unseen] [--sealed] [--reserve] [--tables 1000]
  *     [--columns-per-table 10] [--queries 2000] [--no-scale] [--no-quality] [--misses] [--model minilm-l6-v2-q]
  * </pre>
  *
@@ -58,6 +61,7 @@ public final class DiscoveryBench {
     boolean holdout = a.contains("--holdout");
     boolean unseen = a.contains("--unseen");
     boolean sealed = a.contains("--sealed");
+    boolean reserve = a.contains("--reserve");
     boolean misses = a.contains("--misses");
     int tables = intArg(a, "--tables", 1000);
     int perTable = intArg(a, "--columns-per-table", 10);
@@ -81,6 +85,9 @@ public final class DiscoveryBench {
       }
       if (sealed) {
         report("sealed", quality("questions-sealed.tsv", model, dir), misses);
+      }
+      if (reserve) {
+        report("reserve", quality("questions-reserve.tsv", model, dir), misses);
       }
       if (!a.contains("--no-scale")) {
         scale(model, dir, tables, perTable, queries);

@@ -92,7 +92,7 @@ public final class DiscoveryIndex {
   private final DenseLane dense;
   private final TextEmbedder queries;
   private final int[] parents;
-  /** The words of every entry's name ("order", "items"): what a misspelt query word is corrected to first. */
+  /** The words of every entry's name ("order", "items"): what a misspelt query word is corrected to. */
   private final Set<String> nameWords;
 
   private DiscoveryIndex(List<DiscoveryEntry> entries, IndexSearcher searcher, DenseLane dense, TextEmbedder queries,

@@ -27,12 +27,59 @@ final class WorkerQuery {
   private static final Pattern NO_COLUMN = Pattern.compile("no such column: ([\\w.\"`]+)");
   private static final Pattern NEAR = Pattern.compile("near \"([^\"]*)\": syntax error");
 
+  /**
+   * Read statements kept prepared, by their text. Agents and dashboards repeat statements, and
+   * preparing was a sixth of the worker's CPU on a small read (async-profiler, docs/performance.md).
+   * Safe to reuse: the engine prepares a statement again by itself when the schema changed (its
+   * columns follow, {@code WorkerQueryTest}), and closing a result resets its statement, so an
+   * idle cached statement holds no lock.
+   */
+  static final int PREPARED = 32;
+
   private final Connection conn;
   private final Consumer<JsonObject> emit;
+  private final Map<String, java.sql.PreparedStatement> prepared = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, java.sql.PreparedStatement> eldest) {
+      if (size() <= PREPARED) {
+        return false;
+      }
+      close(eldest.getValue());
+      return true;
+    }
+  };
 
   WorkerQuery(Connection conn, Consumer<JsonObject> emit) {
     this.conn = conn;
     this.emit = emit;
+  }
+
+  /** The statement for {@code sql}, prepared once and kept ({@link #PREPARED}). */
+  private java.sql.PreparedStatement prepared(String sql) throws SQLException {
+    java.sql.PreparedStatement st = prepared.get(sql);
+    if (st == null) {
+      st = conn.prepareStatement(sql);
+      prepared.put(sql, st);
+    } else {
+      st.clearParameters();
+    }
+    return st;
+  }
+
+  /** Drops a kept statement after a failure: it is prepared afresh next time. */
+  private void forget(String sql) {
+    java.sql.PreparedStatement st = prepared.remove(sql);
+    if (st != null) {
+      close(st);
+    }
+  }
+
+  private static void close(java.sql.PreparedStatement st) {
+    try {
+      st.close();
+    } catch (SQLException ignored) {
+      // a statement that cannot close is gone with the connection anyway
+    }
   }
 
   JsonObject run(JsonObject job) {
@@ -143,7 +190,8 @@ final class WorkerQuery {
   }
 
   private JsonObject query(String id, String sql, int maxRows, JsonArray params) throws SQLException {
-    try (java.sql.PreparedStatement st = conn.prepareStatement(sql)) {
+    java.sql.PreparedStatement st = prepared(sql);
+    try {
       st.setFetchSize(Math.min(maxRows + 1, 1_000));
       if (params != null) {
         for (int i = 0; i < params.size(); i++) {
@@ -183,6 +231,9 @@ final class WorkerQuery {
         return new JsonObject().put("id", id).put("type", "result").put("headers", headers)
             .put("headerTypes", types).put("rows", rows).put("rowCount", rows.size()).put("truncated", truncated);
       }
+    } catch (SQLException | RuntimeException e) {
+      forget(sql);
+      throw e;
     }
   }
 

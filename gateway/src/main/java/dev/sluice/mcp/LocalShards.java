@@ -3,10 +3,8 @@ package dev.sluice.mcp;
 import dev.sluice.bus.ByReferenceJson;
 import dev.sluice.bus.NodeLocal;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -30,13 +28,8 @@ public final class LocalShards {
    * {@code timeoutMs} after taking the request fails it with a bus timeout.
    */
   public static Future<JsonObject> request(Vertx vertx, String address, JsonObject op, long timeoutMs) {
-    SessionShardVerticle shard = SHARDS.get(vertx, address);
-    if (shard == null) {
-      return vertx.eventBus().<JsonObject>request(address, op, ByReferenceJson.options().setSendTimeout(timeoutMs))
-          .map(Message::body);
-    }
-    Promise<JsonObject> answer = ((ContextInternal) vertx.getOrCreateContext()).promise();
-    shard.submit(op, answer, timeoutMs);
-    return answer.future();
+    return SHARDS.request(vertx, address, (shard, answer) -> shard.submit(op, answer, timeoutMs),
+        () -> vertx.eventBus().<JsonObject>request(address, op, ByReferenceJson.options().setSendTimeout(timeoutMs))
+            .map(Message::body));
   }
 }

@@ -128,7 +128,6 @@ public final class SessionShardVerticle extends VerticleBase {
     handedOver.failOverdue(now, () -> new ReplyException(failure, why));
   }
 
-
   /** A request handed over on this node: answered on the caller's promise, once. */
   private final class HandedOverRequest implements ShardRequest {
     private final JsonObject body;

@@ -4,7 +4,6 @@ import dev.sluice.bus.NodeLocal;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -29,14 +28,9 @@ public final class LocalExecutors {
    * {@code timeoutMs} after taking the request fails it with a timeout, as the bus would.
    */
   public static Future<JsonObject> execute(Vertx vertx, Driver driver, SqlRequest request, long timeoutMs) {
-    SqlExecutorVerticle executor = EXECUTORS.get(vertx, driver);
-    if (executor == null) {
-      return vertx.eventBus().<JsonObject>request(SqlBus.execute(driver), request,
-              new DeliveryOptions().setSendTimeout(timeoutMs))
-          .map(m -> m.body()).recover(err -> Future.failedFuture(SqlError.from(err)));
-    }
-    io.vertx.core.Promise<JsonObject> answer = ((ContextInternal) vertx.getOrCreateContext()).promise();
-    executor.submit(request, answer, timeoutMs);
-    return answer.future();
+    return EXECUTORS.request(vertx, driver, (executor, answer) -> executor.submit(request, answer, timeoutMs),
+        () -> vertx.eventBus().<JsonObject>request(SqlBus.execute(driver), request,
+                new DeliveryOptions().setSendTimeout(timeoutMs))
+            .map(m -> m.body()).recover(err -> Future.failedFuture(SqlError.from(err))));
   }
 }

@@ -134,7 +134,6 @@ public final class SqlExecutorVerticle extends VerticleBase {
     handedOver.failOverdue(now, () -> new SqlError(ErrorType.TIMEOUT, why));
   }
 
-
   private Future<JsonObject> execute(SqlRequest req, boolean guardOff) {
     long received = System.nanoTime();
     ConnectionConfig cfg = config(req.connectionId());

@@ -7,7 +7,7 @@
 //   {"transport": {"kind": "http", "url": "...", "sessions": {"main": "<token or null>", "other": "<token>"}}
 //              or {"kind": "stdio", "command": "/path/to/java", "args": ["-jar", "sluice.jar", "stdio", ...]},
 //    "calls": [{"label", "tool", "args", "session"?, "expect": "ok" | "<error_type>", "text": ["..."],
-//               "retryWhile"?: "<error_type>", "until"?: {"field", "in": [...]}, "save"?: {"var": "field"},
+//               "retryWhile"?: "<error_type>", "retryWhileText"?: "<phrase>", "until"?: {"field", "in": [...]}, "save"?: {"var": "field"},
 //               "background"?: "<name>"} | {"await": "<name>", "label", "expect", "text"}]}
 //
 // Each call goes through Client.callTool after Client.listTools, so the SDK validates every

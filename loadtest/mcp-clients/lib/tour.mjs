@@ -83,12 +83,13 @@ export async function runTour(tourFile, connect) {
   }
 
   async function run(step) {
-    const retry = step.retryWhile || step.until;
+    const retry = step.retryWhile || step.retryWhileText || step.until;
     for (let attempt = 0; ; attempt++) {
       const outcome = await invoke(step);
       const r = outcome.result;
       const again = retry && attempt < 300 && !outcome.threw && (
         (step.retryWhile && r.isError && textOf(r).startsWith(`${step.retryWhile}: `))
+        || (step.retryWhileText && textOf(r).includes(step.retryWhileText))
         || (step.until && !r.isError && !step.until.in.includes(r.structuredContent?.[step.until.field])));
       if (!again) {
         if (!outcome.threw && !r.isError) {

@@ -1,5 +1,6 @@
 package dev.sluice.audit;
 
+import dev.sluice.bus.JsonFields;
 import io.vertx.core.json.JsonObject;
 
 /** The shapes of audit records. Tokens, headers and result rows are never part of them. */
@@ -21,14 +22,14 @@ public final class AuditRecords {
       JsonObject clientInfo, String tool, JsonObject args, String fingerprint, String outcome, String errorType,
       Integer rows, Integer bytes, long durationMs, String queryId) {
     String sql = args == null ? null : args.getString("sql");
-    JsonObject r = new JsonObject()
+    JsonObject r = JsonFields.object(20)
         .put("type", "tools/call")
         .put("time", AuditTime.now())
         .put("node", node)
         .put("principal", principal)
         .put("sessionId", sessionId)
         .put("callId", callId)
-        .put("client", clientInfo == null ? null : new JsonObject().put("name", clientInfo.getString("name"))
+        .put("client", clientInfo == null ? null : JsonFields.object(2).put("name", clientInfo.getString("name"))
             .put("version", clientInfo.getString("version")))
         .put("tool", tool)
         .put("connectionId", args == null ? null : args.getString("connectionId"));

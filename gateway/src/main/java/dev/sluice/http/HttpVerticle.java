@@ -1,5 +1,6 @@
 package dev.sluice.http;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.access.Principals;
 import dev.sluice.audit.AuditRecords;
 import dev.sluice.audit.AuditTrail;
@@ -109,7 +110,9 @@ public final class HttpVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     router.route().handler(dev.sluice.tracing.Tracing.process()::httpRequest);
     router.route("/mcp").method(HttpMethod.POST)
-        .handler(BodyHandler.create(false).setBodyLimit(server.maxBodyBytes()))
+        .handler(BodyHandler.create(false).setBodyLimit(server.maxBodyBytes())
+            // sized by Content-Length: the default first buffer is 1 KB, four times a tools/call
+            .setPreallocateBodyBuffer(true))
         .handler(this::post);
     router.get("/mcp").handler(this::get);
     router.delete("/mcp").handler(this::delete);
@@ -237,7 +240,7 @@ public final class HttpVerticle extends VerticleBase {
       relayed(streamId, sid, messages.stream().map(JsonRpc::idOf).filter(java.util.Objects::nonNull).toList());
     }
     dev.sluice.tracing.Tracing.process().propagate(ctx, messages);
-    JsonObject op = new JsonObject().put("op", "post").put("sessionId", sid).put("principal", rules.principal(req))
+    JsonObject op = JsonFields.object(9).put("op", "post").put("sessionId", sid).put("principal", rules.principal(req))
         .put("messages", messages)
         .put("batch", batch).put("sse", sse).put("target", streamAddress).put("streamId", streamId);
     tracked(sid, ctx, streamId, LocalShards.request(vertx, address, op, BUS_TIMEOUT_MS))

@@ -1,5 +1,6 @@
 package dev.sluice.mcp;
 
+import dev.sluice.bus.JsonFields;
 import io.vertx.core.json.JsonObject;
 
 /** JSON-RPC 2.0 message building and classification, with the exact error codes of the spec. */
@@ -20,7 +21,7 @@ public final class JsonRpc {
   private JsonRpc() {}
 
   public static JsonObject result(Object id, JsonObject result) {
-    return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result);
+    return JsonFields.object(3).put("jsonrpc", "2.0").put("id", id).put("result", result);
   }
 
   public static JsonObject error(Object id, int code, String message) {
@@ -37,7 +38,7 @@ public final class JsonRpc {
   }
 
   public static JsonObject notification(String method, JsonObject params) {
-    JsonObject n = new JsonObject().put("jsonrpc", "2.0").put("method", method);
+    JsonObject n = JsonFields.object(3).put("jsonrpc", "2.0").put("method", method);
     if (params != null) {
       n.put("params", params);
     }

@@ -77,7 +77,7 @@ public final class McpBus {
       return null;
     }
     try {
-      return new Route(sessionId.substring(0, a), Integer.parseInt(sessionId.substring(a + 1, b)));
+      return new Route(sessionId.substring(0, a), Integer.parseInt(sessionId, a + 1, b, 10));
     } catch (NumberFormatException e) {
       return null;
     }

@@ -1,5 +1,6 @@
 package dev.sluice.mcp;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.mcp.tool.ToolContext;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -26,8 +27,9 @@ public abstract class RunningCall implements ToolContext {
   /** Executor queryId → call, shared by every call of one event loop, for progress routing. */
   private final Map<String, RunningCall> loopQueries;
   private final List<Runnable> cancelHooks = new ArrayList<>();
-  private final Map<String, Supplier<Future<?>>> queryCancels = new HashMap<>();
-  private final Map<String, Consumer<JsonObject>> queryProgress = new HashMap<>();
+  // most calls run one query: tables of two, not the default sixteen, made for every call
+  private final Map<String, Supplier<Future<?>>> queryCancels = new HashMap<>(2);
+  private final Map<String, Consumer<JsonObject>> queryProgress = new HashMap<>(2);
   private boolean cancelled;
   private String fingerprint;
   /** The tools/call trace span (a no-op unless OpenTelemetry is configured). */
@@ -144,7 +146,7 @@ public abstract class RunningCall implements ToolContext {
     // the spec requires strictly increasing progress values within one request
     double p = progress > lastProgress ? progress : lastProgress + 1;
     lastProgress = p;
-    JsonObject params = new JsonObject().put("progressToken", progressToken).put("progress", p);
+    JsonObject params = JsonFields.object(4).put("progressToken", progressToken).put("progress", p);
     if (total != null) {
       params.put("total", Math.max(total, p));
     }

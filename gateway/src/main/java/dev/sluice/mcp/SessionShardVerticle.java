@@ -1,5 +1,6 @@
 package dev.sluice.mcp;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.audit.AuditTrail;
 import dev.sluice.bus.ByReferenceJson;
 import dev.sluice.mcp.tool.Tool;
@@ -238,7 +239,7 @@ public final class SessionShardVerticle extends VerticleBase {
     if (req.getBoolean("sse", false) && needsStream(session, requests)) {
       EventStream stream = session.newPostStream();
       stream.attach(req.getString("target"), req.getString("streamId"));
-      msg.replyByReference(new JsonObject().put("status", 200).put("sse", true));
+      msg.replyByReference(JsonFields.object(2).put("status", 200).put("sse", true));
       if (ProtocolRevision.ssePriming(session.protocolVersion)) {
         stream.prime(vertx.eventBus(), SSE_RETRY_MS);
       }
@@ -272,7 +273,7 @@ public final class SessionShardVerticle extends VerticleBase {
         msg.reply(new JsonObject().put("status", 202));
       } else {
         Object body = req.getBoolean("batch", false) ? out : out.getJsonObject(0);
-        msg.replyByReference(new JsonObject().put("status", 200).put("body", body));
+        msg.replyByReference(JsonFields.object(2).put("status", 200).put("body", body));
       }
     });
   }

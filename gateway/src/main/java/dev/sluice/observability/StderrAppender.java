@@ -6,6 +6,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
+import net.logstash.logback.encoder.StreamingEncoder;
 
 /**
  * Standard error, written in batches. Logback's console appender goes through {@code System.err},
@@ -13,7 +14,8 @@ import java.io.IOException;
  * ({@code tool.start}, {@code tool.end}). Behind the disruptor appender of logback.xml, which
  * flushes its delegates at the end of each batch it drains, this appender with {@code
  * immediateFlush} off writes a batch of lines with one call, and a line never waits longer than its
- * batch.
+ * batch. The JSON encoder writes each line straight into that buffer: its {@code byte[]} form
+ * copied every line into a new array first (two per tool call).
  */
 public final class StderrAppender<E> extends OutputStreamAppender<E> {
 
@@ -33,5 +35,26 @@ public final class StderrAppender<E> extends OutputStreamAppender<E> {
       }
     });
     super.start();
+  }
+
+  @Override
+  protected void writeOut(E event) throws IOException {
+    if (!(encoder instanceof StreamingEncoder<?>)) {
+      super.writeOut(event);
+      return;
+    }
+    @SuppressWarnings("unchecked")
+    StreamingEncoder<E> streaming = (StreamingEncoder<E>) encoder;
+    streamWriteLock.lock();
+    try {
+      if (isStarted()) {
+        streaming.encode(event, getOutputStream());
+        if (isImmediateFlush()) {
+          getOutputStream().flush();
+        }
+      }
+    } finally {
+      streamWriteLock.unlock();
+    }
   }
 }

@@ -16,9 +16,16 @@ public final class ResultText {
 
   public static String render(JsonObject r) {
     StringBuilder sb = new StringBuilder();
-    JsonArray headers = r.getJsonArray("headers", new JsonArray());
-    sb.append(String.join("\t", headers.stream().map(String::valueOf).toList())).append('\n');
-    JsonArray rows = r.getJsonArray("rows", new JsonArray());
+    // no default arrays made per call, no stream: this runs for every result
+    JsonArray headers = r.getJsonArray("headers");
+    for (int j = 0; headers != null && j < headers.size(); j++) {
+      sb.append(j > 0 ? "\t" : "").append(headers.getValue(j));
+    }
+    sb.append('\n');
+    JsonArray rows = r.getJsonArray("rows");
+    if (rows == null) {
+      rows = new JsonArray();
+    }
     int shown = Math.min(rows.size(), MAX_ROWS);
     for (int i = 0; i < shown; i++) {
       JsonArray row = rows.getJsonArray(i);

@@ -10,11 +10,14 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.EncodeException;
 import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
 
 /**
  * JSON trees (JsonObject, JsonArray, maps, lists, scalars) encoded straight to UTF-8 bytes by
@@ -64,7 +67,7 @@ public final class JsonBytes {
     ByteBuf bytes = Unpooled.buffer(512);
     try (JsonGenerator g = FACTORY.createGenerator((java.io.OutputStream) new ByteBufOutputStream(bytes),
         JsonEncoding.UTF8)) {
-      JacksonCodec.encodeJson(json, g);
+      encode(json, g);
     } catch (EncodeException notATree) {
       return Json.encodeToBuffer(json);
     } catch (IOException e) {
@@ -73,11 +76,48 @@ public final class JsonBytes {
     return BufferInternal.buffer(bytes);
   }
 
+  /**
+   * Jackson's tree encoder, except that a {@link JsonFields} object is written field by field
+   * (the tree encoder would iterate it through entries), at any depth.
+   */
+  static void encode(Object json, JsonGenerator g) throws IOException {
+    Object tree = json instanceof JsonObject o ? o.getMap() : json instanceof JsonArray a ? a.getList() : json;
+    if (tree instanceof JsonFields fields) {
+      g.writeStartObject();
+      for (int i = 0; i < fields.size(); i++) {
+        g.writeFieldName(fields.key(i));
+        encode(fields.value(i), g);
+      }
+      g.writeEndObject();
+    } else if (tree instanceof Map<?, ?> map) {
+      g.writeStartObject();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        g.writeFieldName(String.valueOf(e.getKey()));
+        encode(e.getValue(), g);
+      }
+      g.writeEndObject();
+    } else if (tree instanceof List<?> list) {
+      g.writeStartArray();
+      if (list instanceof java.util.RandomAccess) {
+        for (int i = 0; i < list.size(); i++) {
+          encode(list.get(i), g);
+        }
+      } else {
+        for (Object item : list) {
+          encode(item, g);
+        }
+      }
+      g.writeEndArray();
+    } else {
+      JacksonCodec.encodeJson(tree, g);
+    }
+  }
+
   /** Appends the JSON of {@code json} to {@code out} (which the caller resets between values). */
   public static void write(Object json, ByteArrayOutputStream out) {
     int mark = out.size();
     try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
-      JacksonCodec.encodeJson(json, g);
+      encode(json, g);
     } catch (EncodeException notATree) {
       byte[] fallback = Json.encodeToBuffer(json).getBytes();
       // drop what the streaming encoder wrote before it met the unknown value

@@ -1,5 +1,6 @@
 package dev.sluice.sql;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.bus.ByReferenceJson;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -30,7 +31,7 @@ public final class ExecutorSupport {
    * registered {@link ByReferenceJson} when it started (SqlExecutorVerticle).
    */
   public static void progress(Vertx vertx, String address, String queryId, String stage, Integer rows) {
-    JsonObject p = new JsonObject().put("queryId", queryId).put("stage", stage);
+    JsonObject p = JsonFields.object(4).put("queryId", queryId).put("stage", stage);
     if (rows != null) {
       p.put("rows", rows);
     }

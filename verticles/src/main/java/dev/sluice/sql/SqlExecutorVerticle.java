@@ -1,5 +1,6 @@
 package dev.sluice.sql;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.bus.ByReferenceJson;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.engine.Engine;
@@ -180,7 +181,7 @@ public final class SqlExecutorVerticle extends VerticleBase {
   private static JsonObject timings(JsonObject fromEngine, long received, long started) {
     double wait = fromEngine == null ? 0 : fromEngine.getDouble("poolWaitMs", 0.0);
     double total = (System.nanoTime() - started) / 1e6;
-    return new JsonObject().put("analysisMs", (started - received) / 1e6).put("poolWaitMs", wait)
+    return JsonFields.object(4).put("analysisMs", (started - received) / 1e6).put("poolWaitMs", wait)
         .put("engineMs", Math.max(0, total - wait));
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.mcp.tool;
 
+import dev.sluice.bus.JsonFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -18,8 +19,8 @@ public record ToolResult(JsonObject structured, String text, JsonArray content) 
   /** The CallToolResult body. */
   public JsonObject toCallResult(boolean includeStructured) {
     JsonArray blocks = content != null ? content
-        : new JsonArray().add(new JsonObject().put("type", "text").put("text", text));
-    JsonObject r = new JsonObject().put("content", blocks);
+        : new JsonArray().add(JsonFields.object(2).put("type", "text").put("text", text));
+    JsonObject r = JsonFields.object(3).put("content", blocks);
     if (includeStructured && structured != null) {
       r.put("structuredContent", structured);
     }

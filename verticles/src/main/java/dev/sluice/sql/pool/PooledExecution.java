@@ -1,5 +1,6 @@
 package dev.sluice.sql.pool;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.sql.EngineConnection;
 import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.RowChecksum;
@@ -80,7 +81,7 @@ public final class PooledExecution implements EngineConnection {
           }
           q.lease = lease;
           double waitedMs = (System.nanoTime() - started) / 1e6;
-          return work(lease, job).map(r -> r.put("timings", new JsonObject().put("poolWaitMs", waitedMs)))
+          return work(lease, job).map(r -> r.put("timings", JsonFields.object(1).put("poolWaitMs", waitedMs)))
               .eventually(() -> {
             // Forget the lease first so no new cancel targets it, and let a cancel already on its
             // way land before the connection goes back: a PG cancel request arriving late would

@@ -1,5 +1,6 @@
 package dev.sluice.sql.pool;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.RowChecksum;
 import dev.sluice.sql.SqlError;
@@ -120,7 +121,8 @@ final class ResultCollector {
     if (checksum != null) {
       return checksum.toJson().put("headers", headers);
     }
-    return new JsonObject()
+    // room for what the executor adds on the way out (timings, queuedMs, queryId, ...)
+    return JsonFields.object(10)
         .put("headers", headers)
         .put("headerTypes", headerTypes)
         .put("rows", rows)

@@ -13,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.sluice.sql.pool.QueueMeters;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToLongFunction;
@@ -28,13 +29,15 @@ public final class GatewayMetrics {
   private final AtomicInteger openSseStreams = new AtomicInteger();
   private final AtomicInteger callsInFlight = new AtomicInteger();
   private final AtomicInteger relayedCallsInFlight = new AtomicInteger();
-  private final ConcurrentHashMap<String, Counter> httpCounters = new ConcurrentHashMap<>();
+  /** Keyed by method, then status: no key string built per request. */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<Integer, Counter>> httpCounters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Timer> toolTimers = new ConcurrentHashMap<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   /** Held here: a gauge holds its source weakly (see auditCounters). */
   private final AllocatedBytes allocated = new AllocatedBytes();
-  private final ConcurrentHashMap<String, AtomicInteger> queueDepths = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Timer> queueWaits = new ConcurrentHashMap<>();
+  /** Keyed by connection, then principal: no key string or capturing lambda made per call. */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, AtomicInteger>> queueDepths = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, Timer>> queueWaits = new ConcurrentHashMap<>();
 
   public GatewayMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -77,31 +80,50 @@ public final class GatewayMetrics {
     return new QueueMeters() {
       @Override
       public void depth(String connectionId, String principal, int waiting) {
-        queueDepths.computeIfAbsent(connectionId + "\u0000" + principal, k -> {
-          AtomicInteger depth = new AtomicInteger();
-          Gauge.builder("sluice_sql_queue_depth", depth, AtomicInteger::get)
-              .description("calls waiting for a connection or SQLite worker")
-              .tag("connection", connectionId).tag("principal", principal).register(registry);
-          return depth;
-        }).set(waiting);
+        AtomicInteger depth = existing(queueDepths, connectionId, principal);
+        if (depth == null) {
+          depth = queueDepths.computeIfAbsent(connectionId, k -> new ConcurrentHashMap<>()).computeIfAbsent(principal, k -> {
+            AtomicInteger d = new AtomicInteger();
+            Gauge.builder("sluice_sql_queue_depth", d, AtomicInteger::get)
+                .description("calls waiting for a connection or SQLite worker")
+                .tag("connection", connectionId).tag("principal", principal).register(registry);
+            return d;
+          });
+        }
+        depth.set(waiting);
       }
 
       @Override
       public void waited(String connectionId, String principal, double ms) {
-        queueWaits.computeIfAbsent(connectionId + "\u0000" + principal, k -> Timer.builder("sluice_sql_queue_wait")
-            .description("time calls waited for a connection or SQLite worker")
-            .tag("connection", connectionId).tag("principal", principal)
-            .publishPercentiles(0.5, 0.99)
-            .register(registry)).record(Duration.ofNanos((long) (ms * 1e6)));
+        Timer wait = existing(queueWaits, connectionId, principal);
+        if (wait == null) {
+          wait = queueWaits.computeIfAbsent(connectionId, k -> new ConcurrentHashMap<>()).computeIfAbsent(principal,
+              k -> Timer.builder("sluice_sql_queue_wait")
+                  .description("time calls waited for a connection or SQLite worker")
+                  .tag("connection", connectionId).tag("principal", principal)
+                  .publishPercentiles(0.5, 0.99)
+                  .register(registry));
+        }
+        wait.record((long) (ms * 1e6), java.util.concurrent.TimeUnit.NANOSECONDS);
       }
     };
   }
 
   public void httpRequest(String method, int status) {
-    httpCounters.computeIfAbsent(method + " " + status, k -> Counter.builder("sluice_http_requests")
-        .description("HTTP requests by method and status")
-        .tag("method", method).tag("status", Integer.toString(status))
-        .register(registry)).increment();
+    Counter c = existing(httpCounters, method, status);
+    if (c == null) {
+      c = httpCounters.computeIfAbsent(method, k -> new ConcurrentHashMap<>()).computeIfAbsent(status,
+          k -> Counter.builder("sluice_http_requests")
+              .description("HTTP requests by method and status")
+              .tag("method", method).tag("status", Integer.toString(status))
+              .register(registry));
+    }
+    c.increment();
+  }
+
+  private static <K, V> V existing(Map<String, ConcurrentHashMap<K, V>> meters, String outer, K inner) {
+    ConcurrentHashMap<K, V> byInner = meters.get(outer);
+    return byInner == null ? null : byInner.get(inner);
   }
 
   /** Records one finished tools/call. */

@@ -1,8 +1,9 @@
 package dev.sluice.observability;
 
-import static net.logstash.logback.argument.StructuredArguments.kv;
-
+import dev.sluice.bus.JsonBytes;
 import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +15,11 @@ public final class ToolCallLog {
 
   private static final Logger LOG = LoggerFactory.getLogger("sluice.tool");
   static final int MAX_ARGS_CHARS = 2_000;
+  private static final String[] START = {"callId", "sessionId", "tool", "args"};
+  private static final String[] END = {"callId", "sessionId", "tool", "outcome", "errorType", "error", "durationMs"};
+  /** Per event loop: the arguments' JSON is written here, then read once as the logged text. */
+  private static final ThreadLocal<ByteArrayOutputStream> ARGS_JSON =
+      ThreadLocal.withInitial(() -> new ByteArrayOutputStream(256));
 
   private final long slowCallMs;
 
@@ -23,8 +29,7 @@ public final class ToolCallLog {
 
   public void start(String callId, String sessionId, String tool, JsonObject args) {
     if (LOG.isInfoEnabled()) {
-      LOG.info("tool.start", kv("callId", callId), kv("sessionId", sessionId), kv("tool", tool),
-          kv("args", capped(args)));
+      LOG.info("tool.start", new LogFields(START, callId, sessionId, tool, capped(args)));
     }
   }
 
@@ -39,8 +44,7 @@ public final class ToolCallLog {
    */
   public void end(String callId, String sessionId, String tool, String outcome, String errorType,
       String errorMessage, long durationMs) {
-    Object[] fields = {kv("callId", callId), kv("sessionId", sessionId), kv("tool", tool),
-        kv("outcome", outcome), kv("errorType", errorType), kv("error", errorMessage), kv("durationMs", durationMs)};
+    LogFields fields = new LogFields(END, callId, sessionId, tool, outcome, errorType, errorMessage, durationMs);
     if ("error".equals(outcome)) {
       LOG.error("tool.end", fields);
     } else if (durationMs >= slowCallMs) {
@@ -50,8 +54,18 @@ public final class ToolCallLog {
     }
   }
 
+  /** The arguments' JSON (written by the streaming encoder, as a client sent them), cut when long. */
   static String capped(JsonObject args) {
-    String s = args == null ? "{}" : args.encode();
+    if (args == null) {
+      return "{}";
+    }
+    ByteArrayOutputStream out = ARGS_JSON.get();
+    out.reset();
+    JsonBytes.write(args, out);
+    String s = out.toString(StandardCharsets.UTF_8);
+    if (out.size() > 64 * 1024) {
+      ARGS_JSON.remove(); // a huge SQL text does not stay allocated on this thread
+    }
     return s.length() <= MAX_ARGS_CHARS ? s
         : s.substring(0, MAX_ARGS_CHARS) + "...[" + (s.length() - MAX_ARGS_CHARS) + " more chars]";
   }

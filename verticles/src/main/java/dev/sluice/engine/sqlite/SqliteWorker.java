@@ -30,6 +30,8 @@ final class SqliteWorker {
 
   private final Process process;
   private final OutputStream stdin;
+  /** The job line being written (jobs are sent from the pool's context, one at a time). */
+  private java.io.ByteArrayOutputStream jobLine = new java.io.ByteArrayOutputStream(1024);
   private final Promise<Integer> exited = Promise.promise();
   private Consumer<JsonObject> lineHandler = l -> { };
   private String serverVersion;
@@ -127,11 +129,19 @@ final class SqliteWorker {
    * exit handler reports.
    */
   void send(JsonObject job) {
+    // the streaming encoder into this worker's own buffer: encode() went through databind and a
+    // String, then a copy to bytes, for every job
+    jobLine.reset();
+    JsonBytes.write(job, jobLine);
+    jobLine.write('\n');
     try {
-      stdin.write((job.encode() + "\n").getBytes(StandardCharsets.UTF_8));
+      jobLine.writeTo(stdin);
       stdin.flush();
     } catch (IOException e) {
       process.destroyForcibly();
+    }
+    if (jobLine.size() > 64 * 1024) {
+      jobLine = new java.io.ByteArrayOutputStream(1024); // a huge SQL text does not stay allocated
     }
   }
 

@@ -3,11 +3,16 @@ package dev.sluice.bus;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.JsonTokenId;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.EncodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
@@ -16,6 +21,8 @@ import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +39,10 @@ public final class JsonBytes {
 
   private static final JacksonCodec STREAMING = new JacksonCodec();
   private static final JsonFactory FACTORY = new JsonFactory();
+  /** Reads as Vert.x's codec reads (it allows comments), with Jackson's default limits. */
+  private static final JsonFactory PARSING = JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
+  /** Objects up to this many fields are parsed into a {@link JsonFields}. */
+  static final int SMALL_OBJECT = 16;
 
   private JsonBytes() {
   }
@@ -44,7 +55,71 @@ public final class JsonBytes {
    * @throws io.vertx.core.json.DecodeException when it is not one JSON value
    */
   public static Object decode(Buffer json) {
-    return STREAMING.fromBuffer(json);
+    ByteBuf bytes = ((BufferInternal) json).getByteBuf();
+    if (!bytes.hasArray()) {
+      return STREAMING.fromBuffer(json);
+    }
+    try (JsonParser p = PARSING.createParser(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(),
+        bytes.readableBytes())) {
+      p.nextToken();
+      Object value = parse(p);
+      if (p.nextToken() != null) {
+        throw new DecodeException("Unexpected trailing token");
+      }
+      return value instanceof Map<?, ?> m ? new JsonObject(cast(m)) : value instanceof List<?> l ? new JsonArray(l) : value;
+    } catch (DecodeException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new DecodeException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A value as Vert.x's tree parser reads it (maps and lists inside, wrapped when read), except
+   * that an object of up to {@link #SMALL_OBJECT} fields is a {@link JsonFields}: a request's
+   * objects are small, and a LinkedHashMap per object was most of what parsing one allocated.
+   * Larger objects stay LinkedHashMaps, whose look-ups do not grow with their size.
+   */
+  private static Object parse(JsonParser p) throws IOException {
+    switch (p.currentTokenId()) {
+      case JsonTokenId.ID_START_OBJECT: {
+        Map<String, Object> fields = JsonFields.map(4);
+        for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
+          p.nextToken();
+          Object v = parse(p);
+          if (fields.size() == SMALL_OBJECT && fields instanceof JsonFields && !fields.containsKey(key)) {
+            fields = new LinkedHashMap<>(fields);
+          }
+          fields.put(key, v);
+        }
+        return fields;
+      }
+      case JsonTokenId.ID_START_ARRAY: {
+        List<Object> items = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          items.add(parse(p));
+        }
+        return items;
+      }
+      case JsonTokenId.ID_STRING:
+        return p.getText();
+      case JsonTokenId.ID_NUMBER_INT:
+      case JsonTokenId.ID_NUMBER_FLOAT:
+        return p.getNumberValue();
+      case JsonTokenId.ID_TRUE:
+        return Boolean.TRUE;
+      case JsonTokenId.ID_FALSE:
+        return Boolean.FALSE;
+      case JsonTokenId.ID_NULL:
+        return null;
+      default:
+        throw new DecodeException("Unexpected token");
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> cast(Map<?, ?> m) {
+    return (Map<String, Object>) m;
   }
 
   /**

@@ -28,6 +28,11 @@ public final class JsonFields extends AbstractMap<String, Object> {
     slots = new Object[Math.max(2, fields) * 2];
   }
 
+  /** An empty map with room for {@code fields} fields (for a parser building raw maps). */
+  static Map<String, Object> map(int fields) {
+    return new JsonFields(fields);
+  }
+
   /** An empty JSON object on this map, with room for {@code fields} fields before it grows. */
   public static JsonObject object(int fields) {
     return new JsonObject(new JsonFields(fields));

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -49,5 +50,40 @@ class JsonBytesTest {
     out.writeBytes("prefix ".getBytes(StandardCharsets.UTF_8));
     JsonBytes.write(o, out);
     assertEquals("prefix " + expected, out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void decodingReadsWhatVertxReads() {
+    String text = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",/* a comment */\"params\":{\"name\":\"x\","
+        + "\"arguments\":{\"n\":1.5,\"big\":12345678901234567890,\"t\":true,\"f\":false,\"z\":null,"
+        + "\"a\":[1,[2,{}],\"s\"],\"dup\":1,\"dup\":2}}}";
+    Object ours = JsonBytes.decode(io.vertx.core.buffer.Buffer.buffer(text));
+    assertEquals(Json.decodeValue(text), ours);
+    assertEquals(Json.decodeValue(text).toString(), ours.toString());
+    JsonObject args = ((JsonObject) ours).getJsonObject("params").getJsonObject("arguments");
+    assertEquals(2, args.getInteger("dup"));
+    assertEquals(JsonFields.class, args.getMap().getClass());
+    assertEquals(new JsonArray().add(1).add(2), JsonBytes.decode(io.vertx.core.buffer.Buffer.buffer("[1,2]")));
+    assertEquals("s", JsonBytes.decode(io.vertx.core.buffer.Buffer.buffer("\"s\"")));
+    // a slice of a larger buffer: only its own bytes are read
+    io.vertx.core.buffer.Buffer whole = io.vertx.core.buffer.Buffer.buffer("xx{\"a\":1}yy");
+    assertEquals(new JsonObject().put("a", 1), JsonBytes.decode(whole.slice(2, 9)));
+  }
+
+  @Test
+  void aLargeObjectIsAnOrdinaryMapAndBadInputIsADecodeException() {
+    StringBuilder b = new StringBuilder("{");
+    for (int i = 0; i < 40; i++) {
+      b.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":").append(i);
+    }
+    String text = b.append('}').toString();
+    JsonObject big = (JsonObject) JsonBytes.decode(io.vertx.core.buffer.Buffer.buffer(text));
+    assertEquals(java.util.LinkedHashMap.class, big.getMap().getClass());
+    assertEquals(new JsonObject(text), big);
+    assertEquals(new ArrayList<>(new JsonObject(text).fieldNames()), new ArrayList<>(big.fieldNames()));
+    for (String bad : List.of("", "{", "{\"a\":1} 2", "[1,]", "{\"a\" 1}", "nul", "{'a':1}")) {
+      org.junit.jupiter.api.Assertions.assertThrows(io.vertx.core.json.DecodeException.class,
+          () -> JsonBytes.decode(io.vertx.core.buffer.Buffer.buffer(bad)), bad);
+    }
   }
 }

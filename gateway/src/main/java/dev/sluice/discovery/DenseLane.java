@@ -31,6 +31,16 @@ final class DenseLane {
   static final float COLUMN_OVER_TABLE = 0.10f;
   static final float COLUMN_OVER_SIBLING = 0.05f;
   /**
+   * A table scores the soft maximum (log-sum-exp at this temperature) of its {@link #GROUP_TEXTS}
+   * closest texts, its own and its columns': a table two or three of whose texts are near the
+   * query is more likely what it asks for than a table with one near column, often a generic one
+   * ("email of employees") that only repeats which table it is. At most {@code GROUP_SOFTNESS *
+   * ln 3} (0.055) above its best text. Swept 0.03 to 0.08 with 2 to 6 texts on the 280 seen
+   * questions (docs/performance.md).
+   */
+  static final float GROUP_SOFTNESS = 0.05f;
+  static final int GROUP_TEXTS = 3;
+  /**
    * Entries further than this below the lane's best are left out of the fusion: they are much
    * weaker matches than the head, and in RRF every ranked entry counts.
    */
@@ -101,21 +111,28 @@ final class DenseLane {
         score[i] = scale.read(Vectors.dot(query, matrix, i));
       }
     }
-    // per table: its closest column and the score of the next one
+    // per table: its closest column and the scores of the next two
     int[] best = new int[n];
     float[] second = new float[n];
+    float[] third = new float[n];
     java.util.Arrays.fill(best, -1);
     java.util.Arrays.fill(second, Float.NEGATIVE_INFINITY);
+    java.util.Arrays.fill(third, Float.NEGATIVE_INFINITY);
     for (int i = 0; i < n; i++) {
       int p = parent[i];
       if (p >= 0 && present[i]) {
-        if (best[p] < 0 || score[i] > score[best[p]]) {
+        float s = score[i];
+        if (best[p] < 0 || s > score[best[p]]) {
           if (best[p] >= 0) {
-            second[p] = Math.max(second[p], score[best[p]]);
+            third[p] = second[p];
+            second[p] = score[best[p]];
           }
           best[p] = i;
-        } else {
-          second[p] = Math.max(second[p], score[i]);
+        } else if (s > second[p]) {
+          third[p] = second[p];
+          second[p] = s;
+        } else if (s > third[p]) {
+          third[p] = s;
         }
       }
     }
@@ -129,8 +146,8 @@ final class DenseLane {
       if (score[c] - own > COLUMN_OVER_TABLE && score[c] - second[p] > COLUMN_OVER_SIBLING) {
         over.add(c);
         score[p] = Math.max(own, score[c] - PARENT_MARGIN);
-      } else if (score[c] + PARENT_MARGIN > own) {
-        score[p] = score[c] + PARENT_MARGIN;
+      } else {
+        score[p] = Math.max(own, Math.max(score[c] + PARENT_MARGIN, softMax(own, score[c], second[p], third[p])));
       }
     }
     PriorityQueue<Scored> top = new PriorityQueue<>((a, b) -> Float.compare(a.score(), b.score()));
@@ -150,5 +167,22 @@ final class DenseLane {
     sorted.sort((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score()) : Integer.compare(a.ord(), b.ord()));
     float head = sorted.isEmpty() ? 0 : sorted.get(0).score();
     return new Ranking(sorted.stream().filter(x -> x.score() >= head - BELOW_BEST).map(Scored::ord).toList(), over);
+  }
+
+  /**
+   * The soft maximum of the {@link #GROUP_TEXTS} highest of a table's own score and its three
+   * closest columns' (negative infinity for one that is not there).
+   */
+  static float softMax(float own, float first, float second, float third) {
+    float[] top = {own, first, second, third};
+    java.util.Arrays.sort(top);
+    float max = top[3];
+    double sum = 0;
+    for (int i = 3; i > 3 - GROUP_TEXTS; i--) {
+      if (top[i] != Float.NEGATIVE_INFINITY) {
+        sum += Math.exp((top[i] - max) / GROUP_SOFTNESS);
+      }
+    }
+    return (float) (max + GROUP_SOFTNESS * Math.log(sum));
   }
 }

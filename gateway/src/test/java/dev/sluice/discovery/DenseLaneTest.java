@@ -67,4 +67,25 @@ class DenseLaneTest {
     assertEquals(Set.of(), rank(SimilarityScale.AS_IS, 0.65f, 0.74f, 0.68f).columnsOverTables());
     assertEquals(Set.of(1), rank(bge, 0.65f, 0.74f, 0.68f).columnsOverTables());
   }
+
+  @Test
+  void aTableWithSeveralCloseTextsBeatsOneWithASingleCloseColumn() {
+    // table 0 (own 0.52) has one close column (0.60); table 3 (own 0.50) two (0.58, 0.57): the
+    // second is more likely what the question is about, though its best column is further
+    float[][] v = {unit(0.52f), unit(0.60f), unit(0.30f), unit(0.50f), unit(0.58f), unit(0.57f)};
+    int[] parent = {-1, 0, 0, -1, 3, 3};
+    DenseLane.Ranking r = new DenseLane(v, 2, parent, SimilarityScale.AS_IS).rank(new float[] {1, 0}, ord -> true, 10);
+    assertEquals(List.of(3, 0, 1, 4, 5), r.ords().subList(0, 5));
+  }
+
+  @Test
+  void theSoftMaximumStaysCloseToTheBest() {
+    float inf = Float.NEGATIVE_INFINITY;
+    assertEquals(0.60f, DenseLane.softMax(inf, 0.60f, inf, inf), 1e-6);
+    assertEquals(0.60f, DenseLane.softMax(0.10f, 0.60f, 0.10f, 0.10f), 1e-3);
+    // three equal texts: ln 3 times the softness above them, and a fourth does not count
+    float three = 0.60f + DenseLane.GROUP_SOFTNESS * (float) Math.log(3);
+    assertEquals(three, DenseLane.softMax(0.60f, 0.60f, 0.60f, inf), 1e-5);
+    assertEquals(three, DenseLane.softMax(0.60f, 0.60f, 0.60f, 0.60f), 1e-5);
+  }
 }

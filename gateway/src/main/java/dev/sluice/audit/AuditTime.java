@@ -44,11 +44,10 @@ final class AuditTime {
     return b.append('Z').toString();
   }
 
+  /** {@code value} zero-padded to {@code width} digits, without a String for it. */
   private static void digits(StringBuilder b, int value, int width) {
-    String v = Integer.toString(value);
-    for (int i = v.length(); i < width; i++) {
-      b.append('0');
+    for (int unit = width == 3 ? 100 : width == 6 ? 100_000 : 100_000_000; unit > 0; unit /= 10) {
+      b.append((char) ('0' + value / unit % 10));
     }
-    b.append(v);
   }
 }

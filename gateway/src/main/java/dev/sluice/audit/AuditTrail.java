@@ -43,6 +43,8 @@ public final class AuditTrail implements AutoCloseable {
   private FileChannel file;
   /** The writer thread's scratch for one encoded record. */
   private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(1_024);
+  /** The writer thread's encoder into {@link #line}: one generator for all its records. */
+  private final JsonBytes.Writer lineWriter = new JsonBytes.Writer(line);
   private static final int PENDING_BYTES = 256 * 1_024;
   /** A batch that grew the buffer past this (a burst of huge SQL) does not keep it. */
   private static final int KEPT_BUFFER_BYTES = 4 * 1_024 * 1_024;
@@ -185,7 +187,7 @@ public final class AuditTrail implements AutoCloseable {
     pending.reset(); // what a failed batch left is not written with this one
     for (JsonObject r : batch) {
       line.reset();
-      JsonBytes.write(r, line);
+      lineWriter.write(r);
       line.write('\n');
       boolean full = size + pending.size() > 0 && size + pending.size() + line.size() > config.maxFileBytes();
       if (file == null || !today.equals(day) || full) {

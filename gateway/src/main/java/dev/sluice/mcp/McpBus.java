@@ -40,8 +40,30 @@ public final class McpBus {
   private McpBus() {}
 
   public static String shard(String nodeId, int shard) {
-    return "sluice.mcp.session." + nodeId + "." + shard;
+    if (shard < 0 || shard >= CACHED_SHARDS) {
+      return "sluice.mcp.session." + nodeId + "." + shard;
+    }
+    // every POST names its shard: the address is made once per node and shard, not per request.
+    // Node ids come from clients' session ids, so only so many nodes are kept.
+    String[] byShard = ADDRESSES.get(nodeId);
+    if (byShard == null) {
+      if (ADDRESSES.size() >= CACHED_NODES) {
+        return "sluice.mcp.session." + nodeId + "." + shard;
+      }
+      byShard = ADDRESSES.computeIfAbsent(nodeId, k -> new String[CACHED_SHARDS]);
+    }
+    String address = byShard[shard];
+    if (address == null) {
+      address = "sluice.mcp.session." + nodeId + "." + shard;
+      byShard[shard] = address; // a racing writer stores an equal string
+    }
+    return address;
   }
+
+  private static final int CACHED_SHARDS = 64;
+  private static final int CACHED_NODES = 64;
+  private static final java.util.concurrent.ConcurrentHashMap<String, String[]> ADDRESSES =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Executor progress for queries started by calls of this shard's sessions. */
   public static String shardProgress(String nodeId, int shard) {

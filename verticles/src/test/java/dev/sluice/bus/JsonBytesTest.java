@@ -86,4 +86,25 @@ class JsonBytesTest {
           () -> JsonBytes.decode(io.vertx.core.buffer.Buffer.buffer(bad)), bad);
     }
   }
+
+  @Test
+  void aWriterWritesValueAfterValueAsWriteWould() {
+    ByteArrayOutputStream ours = new ByteArrayOutputStream();
+    JsonBytes.Writer w = new JsonBytes.Writer(ours);
+    StringBuilder expected = new StringBuilder();
+    Object[] values = {sample(), JsonFields.object(2).put("a", 1).put("b", List.of("x")),
+        new JsonObject().put("pojo", new Pojo("p", 3)), new JsonArray().add(1), "text", 5, null, sample()};
+    for (Object v : values) {
+      ByteArrayOutputStream one = new ByteArrayOutputStream();
+      JsonBytes.write(v, one);
+      expected.append(one.toString(StandardCharsets.UTF_8)).append('\n');
+      w.write(v);
+      ours.write('\n');
+    }
+    assertEquals(expected.toString(), ours.toString(StandardCharsets.UTF_8));
+    // the stream may be reset between values, as the audit writer does between lines
+    ours.reset();
+    w.write(new JsonObject().put("after", "reset"));
+    assertEquals("{\"after\":\"reset\"}", ours.toString(StandardCharsets.UTF_8));
+  }
 }

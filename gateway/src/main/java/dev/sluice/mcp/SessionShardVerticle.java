@@ -1,6 +1,7 @@
 package dev.sluice.mcp;
 
 import dev.sluice.bus.JsonFields;
+import dev.sluice.sql.LocalProgress;
 import dev.sluice.audit.AuditTrail;
 import dev.sluice.bus.ByReferenceJson;
 import dev.sluice.mcp.tool.Tool;
@@ -8,6 +9,7 @@ import dev.sluice.observability.GatewayMetrics;
 import dev.sluice.observability.SessionLog;
 import dev.sluice.observability.ToolCallLog;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
@@ -76,12 +78,16 @@ public final class SessionShardVerticle extends VerticleBase {
     consumers.addAll(console.start());
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shard(nodeId, shard),
         m -> handle(new ShardRequest.OverTheBus(m))));
-    consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardProgress(nodeId, shard), msg -> {
-      RunningCall call = queries.get(msg.body().getString("queryId"));
+    Handler<JsonObject> progress = p -> {
+      RunningCall call = queries.get(p.getString("queryId"));
       if (call != null) {
-        call.executorProgress(msg.body());
+        call.executorProgress(p);
       }
-    }));
+    };
+    // this node's executors hand progress over directly; another node's send it over the bus
+    LocalProgress.register(vertx, McpBus.shardProgress(nodeId, shard), context, progress);
+    consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardProgress(nodeId, shard),
+        msg -> progress.handle(msg.body())));
     consumers.add(vertx.eventBus().<JsonObject>consumer(McpBus.shardNotify(nodeId, shard), msg -> {
       JsonObject b = msg.body();
       Session s = sessions.get(b.getString("sessionId"));
@@ -106,6 +112,7 @@ public final class SessionShardVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     LocalShards.SHARDS.unregister(vertx, McpBus.shard(nodeId, shard), this);
+    LocalProgress.unregister(vertx, McpBus.shardProgress(nodeId, shard));
     vertx.cancelTimer(expiryTimer);
     new ArrayList<>(sessions.values()).forEach(s -> close(s, SessionLog.Reason.SHUTDOWN));
     // its sessions are gone: the callers' clients are told to initialize anew, as by a node that left

@@ -27,8 +27,9 @@ public final class ExecutorSupport {
   }
 
   /**
-   * Sends a progress stage of {@code queryId} to {@code address}, by reference: the sender
-   * registered {@link ByReferenceJson} when it started (SqlExecutorVerticle).
+   * Sends a progress stage of {@code queryId} to {@code address}: handed over on this node
+   * ({@link LocalProgress}), else by reference over the bus (the sender registered
+   * {@link ByReferenceJson} when it started: SqlExecutorVerticle).
    */
   public static void progress(Vertx vertx, String address, String queryId, String stage, Integer rows) {
     JsonObject p = JsonFields.object(4).put("queryId", queryId).put("stage", stage);
@@ -40,7 +41,9 @@ public final class ExecutorSupport {
       case "executing" -> "running on the database";
       default -> rows + " rows fetched";
     });
-    vertx.eventBus().send(address, p, ByReferenceJson.options());
+    if (!LocalProgress.deliver(vertx, address, p)) {
+      vertx.eventBus().send(address, p, ByReferenceJson.options());
+    }
   }
 
   public static <T> Future<T> attempt(Supplier<Future<T>> s) {

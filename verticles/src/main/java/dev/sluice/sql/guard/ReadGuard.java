@@ -18,7 +18,11 @@ import java.util.Set;
 public final class ReadGuard {
 
   /** Words that make a statement write wherever they stand (a column so named must be quoted). */
-  private static final Set<String> WRITE_WORDS = Set.of("insert", "update", "delete", "merge", "upsert");
+  private static final Set<String> WRITE_WORDS = new java.util.TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+
+  static {
+    WRITE_WORDS.addAll(List.of("insert", "update", "delete", "merge", "upsert"));
+  }
   /** Problems found before any parsing: the text has no reliable tokens or statement boundary. */
   private static final Set<String> LEXICAL = Set.of("too_long", "control_character", "executable_comment",
       "optimizer_hint", "multiple_statements", "too_deep", "empty", "too_complex");
@@ -112,13 +116,14 @@ public final class ReadGuard {
       if (tok.kind() != Token.Kind.WORD) {
         continue;
       }
-      String w = tok.text().toLowerCase(Locale.ROOT);
-      if ((w.equals("update") || w.equals("share")) && i > 0
+      // compared without case, not lower-cased: a copy of every upper-case keyword on every call
+      String w = tok.text();
+      if ((tok.is("update") || tok.is("share")) && i > 0
           && (code.get(i - 1).is("for") || code.get(i - 1).is("key") || code.get(i - 1).is("no"))) {
         return Refusal.of("locking_read", "locking reads (FOR " + w.toUpperCase(Locale.ROOT) + ") take row locks",
             "Drop the FOR UPDATE / FOR SHARE clause.");
       }
-      if (w.equals("lock") && i + 2 < code.size() && code.get(i + 1).is("in") && code.get(i + 2).is("share")) {
+      if (tok.is("lock") && i + 2 < code.size() && code.get(i + 1).is("in") && code.get(i + 2).is("share")) {
         return Refusal.of("locking_read", "LOCK IN SHARE MODE takes row locks", "Drop the LOCK IN SHARE MODE clause.");
       }
       if (WRITE_WORDS.contains(w) && !(i > 0 && code.get(i - 1).isSymbol('.'))) {
@@ -126,7 +131,7 @@ public final class ReadGuard {
             + "a WITH clause or EXPLAIN ANALYZE)", "Only SELECT can run here; if a column is named " + tok.text()
             + ", quote it.");
       }
-      if (w.equals("into")) {
+      if (tok.is("into")) {
         return Refusal.of("select_into", "SELECT ... INTO writes a table, a file or variables",
             "Remove the INTO clause; the rows come back in the result.");
       }

@@ -111,7 +111,8 @@ public final class HttpVerticle extends VerticleBase {
     router.route().handler(dev.sluice.tracing.Tracing.process()::httpRequest);
     router.route("/mcp").method(HttpMethod.POST)
         .handler(BodyHandler.create(false).setBodyLimit(server.maxBodyBytes())
-            // sized by Content-Length: the default first buffer is 1 KB, four times a tools/call
+            // sized by Content-Length (at most 64 KB up front, after the limit's check), not a
+            // 1 KB first buffer for a tools/call of a few hundred bytes
             .setPreallocateBodyBuffer(true))
         .handler(this::post);
     router.get("/mcp").handler(this::get);

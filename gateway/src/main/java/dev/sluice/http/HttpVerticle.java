@@ -211,6 +211,7 @@ public final class HttpVerticle extends VerticleBase {
     }
     String sid = req.getHeader("Mcp-Session-Id");
     String address;
+    McpBus.Route route = null;
     if (sid == null && draining.getAsBoolean()) {
       // sessions already open here are served to the end; new ones belong on another node
       ctx.response().putHeader("Retry-After", "1");
@@ -222,7 +223,7 @@ public final class HttpVerticle extends VerticleBase {
     if (sid == null) {
       address = McpBus.shard(nodeId, Math.floorMod(INITIALIZE_ROUND_ROBIN.getAndIncrement(), shards));
     } else {
-      McpBus.Route route = McpBus.route(sid);
+      route = McpBus.route(sid);
       if (route == null || goneNodes.contains(route.nodeId())) {
         answerJson(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
         return;
@@ -237,14 +238,14 @@ public final class HttpVerticle extends VerticleBase {
     // a tool call streams progress over SSE when the client accepts it
     boolean sse = hasToolCall && TransportRules.acceptsSse(req);
     String streamId = sse ? openStream(ctx.response(), sid) : null;
-    if (streamId != null) {
-      relayed(streamId, sid, messages.stream().map(JsonRpc::idOf).filter(java.util.Objects::nonNull).toList());
+    if (streamId != null && remote(route)) {
+      relayed(streamId, route, messages.stream().map(JsonRpc::idOf).filter(java.util.Objects::nonNull).toList());
     }
     dev.sluice.tracing.Tracing.process().propagate(ctx, messages);
     JsonObject op = JsonFields.object(9).put("op", "post").put("sessionId", sid).put("principal", rules.principal(req))
         .put("messages", messages)
         .put("batch", batch).put("sse", sse).put("target", streamAddress).put("streamId", streamId);
-    tracked(sid, ctx, streamId, LocalShards.request(vertx, address, op, BUS_TIMEOUT_MS))
+    tracked(route, ctx, streamId, LocalShards.request(vertx, address, op, BUS_TIMEOUT_MS))
         .onSuccess(reply -> answerPost(ctx, reply, streamId))
         .onFailure(err -> busFailure(ctx, err, streamId));
   }
@@ -295,12 +296,14 @@ public final class HttpVerticle extends VerticleBase {
       return;
     }
     String streamId = openStream(ctx.response(), req.getHeader("Mcp-Session-Id"));
-    relayed(streamId, req.getHeader("Mcp-Session-Id"), List.of());
+    if (remote(route)) {
+      relayed(streamId, route, List.of());
+    }
     JsonObject op = new JsonObject().put("op", "get").put("sessionId", req.getHeader("Mcp-Session-Id"))
         .put("principal", rules.principal(req))
         .put("target", streamAddress).put("streamId", streamId)
         .put("lastEventId", req.getHeader("Last-Event-ID"));
-    tracked(req.getHeader("Mcp-Session-Id"), ctx, streamId, vertx.eventBus().<JsonObject>request(route.address(), op))
+    tracked(route, ctx, streamId, vertx.eventBus().<JsonObject>request(route.address(), op))
         .onSuccess(reply -> {
           int status = reply.body().getInteger("status");
           if (status == 200) {
@@ -331,7 +334,7 @@ public final class HttpVerticle extends VerticleBase {
     }
     JsonObject op = new JsonObject().put("op", "delete").put("sessionId", req.getHeader("Mcp-Session-Id"))
         .put("principal", rules.principal(req));
-    tracked(req.getHeader("Mcp-Session-Id"), ctx, null, vertx.eventBus().<JsonObject>request(route.address(), op))
+    tracked(route, ctx, null, vertx.eventBus().<JsonObject>request(route.address(), op))
         .onSuccess(reply -> {
           if (ctx.response().ended()) {
             return;
@@ -398,9 +401,8 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   /** Keeps a request forwarded to another node answerable should that node leave before it replies. */
-  private <T> Future<T> tracked(String sessionId, RoutingContext ctx, String streamId, Future<T> reply) {
-    McpBus.Route route = sessionId == null ? null : McpBus.route(sessionId);
-    if (route == null || route.nodeId().equals(nodeId)) {
+  private <T> Future<T> tracked(McpBus.Route route, RoutingContext ctx, String streamId, Future<T> reply) {
+    if (!remote(route)) {
       return reply;
     }
     long key = ++forwardSeq;
@@ -408,11 +410,14 @@ public final class HttpVerticle extends VerticleBase {
     return reply.onComplete(ar -> forwards.remove(key));
   }
 
-  private void relayed(String streamId, String sessionId, List<Object> requestIds) {
-    McpBus.Route route = sessionId == null ? null : McpBus.route(sessionId);
-    if (route != null && !route.nodeId().equals(nodeId)) {
-      relays.put(streamId, new Relay(route.nodeId(), requestIds));
-    }
+  /** Notes a stream whose events come from a session another node holds. */
+  private void relayed(String streamId, McpBus.Route route, List<Object> requestIds) {
+    relays.put(streamId, new Relay(route.nodeId(), requestIds));
+  }
+
+  /** True when {@code route} names a session held on another node (null: a new session, held here). */
+  private boolean remote(McpBus.Route route) {
+    return route != null && !route.nodeId().equals(nodeId);
   }
 
   /**

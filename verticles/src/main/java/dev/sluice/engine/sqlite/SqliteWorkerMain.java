@@ -103,9 +103,13 @@ public final class SqliteWorkerMain {
     c.unwrap(org.sqlite.SQLiteConnection.class).setLimit(org.sqlite.SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
   }
 
+  /** The answer line being written: one buffer for the worker's life, not 4 KB per answer. */
+  private static java.io.ByteArrayOutputStream answer = new java.io.ByteArrayOutputStream(4_096);
+
   /** One answer line, encoded straight to UTF-8 bytes (the worker's only thread writes them). */
   private static void emit(PrintStream out, JsonObject line) {
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(4_096);
+    java.io.ByteArrayOutputStream bytes = answer;
+    bytes.reset();
     JsonBytes.write(line, bytes);
     bytes.write('\n');
     try {
@@ -114,6 +118,9 @@ public final class SqliteWorkerMain {
       throw new java.io.UncheckedIOException(printStreamsDoNotThrow);
     }
     out.flush();
+    if (bytes.size() > 1 << 20) {
+      answer = new java.io.ByteArrayOutputStream(4_096); // a large result's buffer is not kept
+    }
   }
 
   /** No worker outlives the gateway: exit when the parent process is gone. */

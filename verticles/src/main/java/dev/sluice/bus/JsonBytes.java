@@ -61,8 +61,17 @@ public final class JsonBytes {
     if (!bytes.hasArray()) {
       return STREAMING.fromBuffer(json);
     }
-    try (JsonParser p = PARSING.createParser(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(),
-        bytes.readableBytes())) {
+    return decode(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), bytes.readableBytes());
+  }
+
+  /**
+   * The JSON value in {@code length} bytes of {@code json} from {@code offset}, as
+   * {@link #decode(Buffer)} reads it; the array may be reused once this returns.
+   *
+   * @throws io.vertx.core.json.DecodeException when it is not one JSON value
+   */
+  public static Object decode(byte[] json, int offset, int length) {
+    try (JsonParser p = PARSING.createParser(json, offset, length)) {
       p.nextToken();
       Object value = parse(p);
       if (p.nextToken() != null) {

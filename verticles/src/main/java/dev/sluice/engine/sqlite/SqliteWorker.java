@@ -7,12 +7,9 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,20 +147,55 @@ final class SqliteWorker {
     process.destroyForcibly();
   }
 
+  /**
+   * Reads answer lines as bytes and parses each straight from them (no characters decoded, no
+   * String per line), on this worker's reader thread; a line that is not a JSON object is skipped.
+   */
   private void readLines(InputStream in, Context ctx) {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        JsonObject parsed;
-        try {
-          parsed = JsonBytes.object(line);
-        } catch (DecodeException e) {
-          continue;
+    byte[] chunk = new byte[8_192];
+    byte[] line = new byte[1_024];
+    int length = 0;
+    try (in) {
+      for (int n; (n = in.read(chunk)) >= 0; ) {
+        int start = 0;
+        for (int i = 0; i < n; i++) {
+          if (chunk[i] != '\n') {
+            continue;
+          }
+          line = append(line, length, chunk, start, i - start);
+          length += i - start;
+          answer(line, length, ctx);
+          length = 0;
+          start = i + 1;
         }
-        ctx.runOnContext(v -> lineHandler.accept(parsed));
+        line = append(line, length, chunk, start, n - start);
+        length += n - start;
+        if (length == 0 && line.length > 1 << 20) {
+          line = new byte[1_024]; // a large result's line is not kept
+        }
       }
     } catch (IOException ignored) {
       // the process is gone; onExit reports it
+    }
+  }
+
+  private static byte[] append(byte[] line, int length, byte[] from, int offset, int count) {
+    if (length + count > line.length) {
+      line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, length + count));
+    }
+    System.arraycopy(from, offset, line, length, count);
+    return line;
+  }
+
+  private void answer(byte[] line, int length, Context ctx) {
+    Object parsed;
+    try {
+      parsed = JsonBytes.decode(line, 0, length);
+    } catch (DecodeException e) {
+      return;
+    }
+    if (parsed instanceof JsonObject answer) {
+      ctx.runOnContext(v -> lineHandler.accept(answer));
     }
   }
 

@@ -67,6 +67,15 @@ public final class DiscoveryIndex {
    * questions: 0.5 and 0.6 rank best (docs/performance.md).
    */
   static final double MIN_KNOWN_SHARE = 0.5;
+  /**
+   * Lexical hits whose own text shares at least this many of the query's distinct terms rank
+   * before the others ({@link #coordinated}).
+   */
+  static final int COORDINATED = 2;
+  /** The fields {@link #COORDINATED} counts in: an entry's own name, its table's, its comment, a page's body. */
+  static final Set<String> OWN_FIELDS = Set.of("name", "table", "desc", "body");
+  /** How many entries the coordination query looks at; more than the lane keeps after its floor. */
+  static final int COORDINATED_DEPTH = 200;
   /** Sample values indexed per column; more would let one wide column match everything. */
   static final int SAMPLES_INDEXED = 50;
   /** Longest query text worked on; the rest of a longer one is ignored. */
@@ -255,7 +264,7 @@ public final class DiscoveryIndex {
       if (lanes.contains(Lane.LEXICAL)
           && (meaning == null || meaning.ords().isEmpty() || knownShare(lexicalTerms) >= MIN_KNOWN_SHARE)) {
         // where the model runs, the lanes make one table-or-column decision: the dense lane's
-        rrf.add(Lane.LEXICAL, tablesFirst(lane(lexical(lexicalTerms), filter), connections, kinds,
+        rrf.add(Lane.LEXICAL, tablesFirst(coordinated(lexicalTerms, filter), connections, kinds,
             meaning == null ? Set.of() : meaning.columnsOverTables()));
       }
       if (lanes.contains(Lane.TYPO)) {
@@ -444,16 +453,49 @@ public final class DiscoveryIndex {
     return known / (double) distinct.size();
   }
 
-  private static Query lexical(List<String> terms) {
+  /**
+   * The lexical ranking with the entries whose own text shares at least {@link #COORDINATED} of
+   * the query's distinct terms first, then the rest, each part in BM25 order. BM25 sums per-term
+   * scores, so one word rare in the catalog but common in questions ("customers", a table's or a
+   * measure's name, weighted x3) outranks an entry that matches two of the question's words; the
+   * model's answer then loses the fusion to an entry that matched the question's context, not its
+   * subject. Own text is {@link #OWN_FIELDS}: a table's column names, sampled values and meaning
+   * text span many attributes, and two words found among twenty columns ("country", "last name"
+   * for "revenue per country last month") say no more than one. Nothing is dropped.
+   */
+  private List<Integer> coordinated(List<String> terms, Query filter) throws IOException {
+    List<Integer> any = lane(lexical(terms, 1, LEXICAL_FIELDS.keySet()), filter);
+    if (any.isEmpty() || new HashSet<>(terms).size() < COORDINATED) {
+      return any;
+    }
+    Query own = new BooleanQuery.Builder().add(lexical(terms, COORDINATED, OWN_FIELDS), Occur.MUST)
+        .add(filter, Occur.FILTER).build();
+    Set<Integer> several = new HashSet<>();
+    StoredFields stored = searcher.storedFields();
+    for (ScoreDoc sd : searcher.search(own, COORDINATED_DEPTH).scoreDocs) {
+      several.add(stored.document(sd.doc).getField("ord").numericValue().intValue());
+    }
+    List<Integer> out = new ArrayList<>(any.size());
+    any.stream().filter(several::contains).forEach(out::add);
+    any.stream().filter(o -> !several.contains(o)).forEach(out::add);
+    return out;
+  }
+
+  /** Matches entries that contain at least {@code minTerms} of the distinct terms, in any field. */
+  private static Query lexical(List<String> terms, int minTerms, Set<String> fields) {
     Set<String> distinct = new java.util.LinkedHashSet<>(terms);
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     for (String t : distinct) {
       BooleanQuery.Builder anyField = new BooleanQuery.Builder();
       for (Map.Entry<String, Float> f : LEXICAL_FIELDS.entrySet()) {
+        if (!fields.contains(f.getKey())) {
+          continue;
+        }
         anyField.add(new BoostQuery(new TermQuery(new Term(f.getKey(), t)), f.getValue()), Occur.SHOULD);
       }
       b.add(anyField.build(), Occur.SHOULD);
     }
+    b.setMinimumNumberShouldMatch(minTerms);
     return b.build();
   }
 

@@ -30,12 +30,13 @@ import org.HdrHistogram.Histogram;
  * the end) only with {@code --unseen}; the sealed set (written blind after the unseen set was
  * seen) only with {@code --sealed}; the reserve set (written blind after the sealed set was used,
  * for the next round's blind measure) only with {@code --reserve}; the spare set (written blind
- * after the reserve set was used) only with {@code --spare}. Part two: scale on a made-up
+ * after the reserve set was used) only with {@code --spare}; the fresh set (written blind after
+ * the spare set was used, not run by the stop that added it) only with {@code --fresh}. Part two: scale on a made-up
  * catalog: embedding time and heap per 1,000 columns, and search latency p50/p99 (query embedding
  * included, no query cache).
  *
  * <pre>
- * java -cp "$(loadtest_classpath)" dev.sluice.loadtest.discovery.DiscoveryBench [--holdout] [--unseen] [--sealed] [--reserve] [--spare] [--tables 1000]
+ * java -cp "$(loadtest_classpath)" dev.sluice.loadtest.discovery.DiscoveryBench [--holdout] [--unseen] [--sealed] [--reserve] [--spare] [--fresh] [--tables 1000]
  *     [--columns-per-table 10] [--queries 2000] [--no-scale] [--no-quality] [--misses] [--model minilm-l6-v2-q]
  * </pre>
  *
@@ -64,6 +65,7 @@ public final class DiscoveryBench {
     boolean sealed = a.contains("--sealed");
     boolean reserve = a.contains("--reserve");
     boolean spare = a.contains("--spare");
+    boolean fresh = a.contains("--fresh");
     boolean misses = a.contains("--misses");
     int tables = intArg(a, "--tables", 1000);
     int perTable = intArg(a, "--columns-per-table", 10);
@@ -93,6 +95,9 @@ public final class DiscoveryBench {
       }
       if (spare) {
         report("spare", quality("questions-spare.tsv", model, dir), misses);
+      }
+      if (fresh) {
+        report("fresh", quality("questions-fresh.tsv", model, dir), misses);
       }
       if (!a.contains("--no-scale")) {
         scale(model, dir, tables, perTable, queries);

@@ -87,7 +87,7 @@ start_peers() { # start_peers ENGINE
       dbhub)
         local dsn="postgres://postgres@127.0.0.1:5432/$PG_DB?sslmode=disable"
         [[ "$engine" == sqlite ]] && dsn="sqlite://$SQLITE_FILE" # an absolute path: sqlite:///abs/file
-        "$NODE22" "$DBHUB_JS" --transport http --port "$DBHUB_PORT" --dsn "$dsn" >"$log" 2>&1 &
+        "$NODE22" "$DBHUB_JS" --transport http --host 127.0.0.1 --port "$DBHUB_PORT" --dsn "$dsn" >"$log" 2>&1 &
         PID[$p]=$!; URL[$p]="http://127.0.0.1:$DBHUB_PORT/mcp"; wait_port "$DBHUB_PORT" "${PID[$p]}" "$log" ;;
       sluice|sluice-b)
         local cfg="$RESULTS/peers-$p-$engine.yaml" jar_a="$JAR" opts_a="${GATEWAY_JAVA_OPTS:-}"

@@ -56,16 +56,13 @@ public final class DiscoveryBench {
     LANES.put("fused", EnumSet.allOf(Lane.class));
   }
 
+  /** The frozen sets run only when named, in the order they were written. */
+  static final List<String> OPTIONAL_SETS = List.of("holdout", "unseen", "sealed", "reserve", "spare", "fresh");
+
   private DiscoveryBench() {}
 
   public static void main(String[] args) throws Exception {
     List<String> a = List.of(args);
-    boolean holdout = a.contains("--holdout");
-    boolean unseen = a.contains("--unseen");
-    boolean sealed = a.contains("--sealed");
-    boolean reserve = a.contains("--reserve");
-    boolean spare = a.contains("--spare");
-    boolean fresh = a.contains("--fresh");
     boolean misses = a.contains("--misses");
     int tables = intArg(a, "--tables", 1000);
     int perTable = intArg(a, "--columns-per-table", 10);
@@ -81,23 +78,11 @@ public final class DiscoveryBench {
       if (!a.contains("--no-quality")) {
         report("tune", quality("questions-tune.tsv", model, dir), misses);
       }
-      if (holdout) {
-        report("holdout", quality("questions-holdout.tsv", model, dir), misses);
-      }
-      if (unseen) {
-        report("unseen", quality("questions-unseen.tsv", model, dir), misses);
-      }
-      if (sealed) {
-        report("sealed", quality("questions-sealed.tsv", model, dir), misses);
-      }
-      if (reserve) {
-        report("reserve", quality("questions-reserve.tsv", model, dir), misses);
-      }
-      if (spare) {
-        report("spare", quality("questions-spare.tsv", model, dir), misses);
-      }
-      if (fresh) {
-        report("fresh", quality("questions-fresh.tsv", model, dir), misses);
+      // each further set only when asked for by name (--holdout, --unseen, ...), in this order
+      for (String set : OPTIONAL_SETS) {
+        if (a.contains("--" + set)) {
+          report(set, quality("questions-" + set + ".tsv", model, dir), misses);
+        }
       }
       if (!a.contains("--no-scale")) {
         scale(model, dir, tables, perTable, queries);

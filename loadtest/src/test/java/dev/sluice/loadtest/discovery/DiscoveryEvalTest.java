@@ -48,9 +48,9 @@ class DiscoveryEvalTest {
     Map<String, Set<String>> refs = new HashMap<>();
     List<String> unknown = new ArrayList<>();
     int questions = 0;
-    for (String file : List.of("questions-tune.tsv", "questions-holdout.tsv", "questions-unseen.tsv",
-        "questions-sealed.tsv", "questions-reserve.tsv", "questions-spare.tsv",
-        "questions-fresh.tsv")) {
+    List<String> files = new ArrayList<>(List.of("questions-tune.tsv"));
+    DiscoveryBench.OPTIONAL_SETS.forEach(set -> files.add("questions-" + set + ".tsv"));
+    for (String file : files) {
       for (EvalQuestion q : EvalQuestion.load(file)) {
         questions++;
         Set<String> known = refs.computeIfAbsent(q.connection(), conn -> {

@@ -21,7 +21,7 @@ public final class NameSuggester {
     record Scored(String name, int distance) {}
     List<Scored> scored = new ArrayList<>();
     for (String c : new LinkedHashSet<>(toList(candidates))) {
-      int d = distance(target, c.toLowerCase(Locale.ROOT));
+      int d = distance(target, c.toLowerCase(Locale.ROOT), budget);
       if (d <= budget && d > 0 || d == 0 && !c.equals(missing)) {
         scored.add(new Scored(c, d));
       }
@@ -36,23 +36,8 @@ public final class NameSuggester {
     return out;
   }
 
-  /** Levenshtein distance. */
-  static int distance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
+  /** Levenshtein distance (no transpositions), or more than {@code budget} once it exceeds it. */
+  static int distance(String a, String b, int budget) {
+    return EditDistance.between(a, b, budget, false);
   }
 }

@@ -4,6 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { fail } from './summary.mjs';
 
+/** How long a step with retryWhile / retryWhileText / until keeps asking, every 100 ms. */
+const RETRY_BUDGET_MS = 90_000;
+
 /**
  * @param connect (transport, session, token, onStderr) => Promise<Client>, a connected client
  *   of the SDK under test, with tourCall(params, options) calling a tool the way that SDK does
@@ -84,10 +87,13 @@ export async function runTour(tourFile, connect) {
 
   async function run(step) {
     const retry = step.retryWhile || step.retryWhileText || step.until;
-    for (let attempt = 0; ; attempt++) {
+    // a time budget, not a count: on a loaded CI machine a scan that gives up on an unreachable
+    // server took over 30 s, and a count of 300 quick retries ran out first
+    const deadline = Date.now() + RETRY_BUDGET_MS;
+    for (;;) {
       const outcome = await invoke(step);
       const r = outcome.result;
-      const again = retry && attempt < 300 && !outcome.threw && (
+      const again = retry && Date.now() < deadline && !outcome.threw && (
         (step.retryWhile && r.isError && textOf(r).startsWith(`${step.retryWhile}: `))
         || (step.retryWhileText && textOf(r).includes(step.retryWhileText))
         || (step.until && !r.isError && !step.until.in.includes(r.structuredContent?.[step.until.field])));

@@ -15,11 +15,13 @@ import dev.sluice.observability.GatewayMetrics;
 import dev.sluice.observability.TransportLog;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.internal.net.RFC3986;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -28,8 +30,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
+import io.opentelemetry.api.trace.Span;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,7 +70,7 @@ public final class HttpVerticle extends VerticleBase {
   /** Nodes that left the cluster: their sessions answer 404 at once. */
   private final java.util.Set<String> goneNodes = new java.util.HashSet<>();
 
-  private record Forward(String ownerNode, RoutingContext ctx, String streamId) {}
+  private record Forward(String ownerNode, HttpServerRequest req, String streamId) {}
   private final String streamAddress = "sluice.http." + UUID.randomUUID();
   private final String streamPrefix = UUID.randomUUID().toString().substring(0, 8) + "-";
   private long streamSeq;
@@ -109,19 +110,13 @@ public final class HttpVerticle extends VerticleBase {
     sse = new SseFlushTick(vertx, context);
     Router router = Router.router(vertx);
     router.route().handler(dev.sluice.tracing.Tracing.process()::httpRequest);
-    router.route("/mcp").method(HttpMethod.POST)
-        .handler(BodyHandler.create(false).setBodyLimit(server.maxBodyBytes())
-            // sized by Content-Length (at most 64 KB up front, after the limit's check), not a
-            // 1 KB first buffer for a tools/call of a few hundred bytes
-            .setPreallocateBodyBuffer(true))
-        .handler(this::post);
-    router.get("/mcp").handler(this::get);
-    router.delete("/mcp").handler(this::delete);
+    router.get("/mcp").handler(ctx -> get(ctx.request()));
+    router.delete("/mcp").handler(ctx -> delete(ctx.request()));
     // transport spec: any other method on the MCP endpoint is 405
-    router.route("/mcp").handler(ctx -> reject(ctx, new TransportRules.Rejection(405,
+    router.route("/mcp").handler(ctx -> reject(ctx.request(), new TransportRules.Rejection(405,
         "Method Not Allowed"), "GET, POST, DELETE"));
-    router.get("/health").handler(this::health);
-    router.get("/metrics").handler(this::metrics);
+    router.get("/health").handler(ctx -> health(ctx.request()));
+    router.get("/metrics").handler(ctx -> metrics(ctx.request()));
     console = new dev.sluice.console.ConsoleRoutes(vertx, nodeId, shards, rules, principals, audit,
         server.slowCallMs(), metrics.callRing());
     Future<Void> consoleMounted = console.mount(router);
@@ -142,7 +137,15 @@ public final class HttpVerticle extends VerticleBase {
                 .setHost(server.host()).setPort(server.port())
                 .setCompressionSupported(false)
                 .setIdleTimeout(0))
-            .requestHandler(router)
+            .requestHandler(req -> {
+              // the MCP POST, every call's path, skips the web router and its body handler: they
+              // were a tenth of what a call allocated (docs/performance.md)
+              if (req.method() == HttpMethod.POST && isMcpPath(req.path())) {
+                post(req);
+              } else {
+                router.handle(req);
+              }
+            })
             // a connection that broke mid-request or mid-stream (reset, TLS, HTTP framing)
             .exceptionHandler(e -> TransportLog.error("http", null, "connection", e.toString()))
             .listen())
@@ -165,37 +168,44 @@ public final class HttpVerticle extends VerticleBase {
 
   // ---- POST ----------------------------------------------------------------------------------
 
-  private void post(RoutingContext ctx) {
-    HttpServerRequest req = ctx.request();
+  private void post(HttpServerRequest req) {
+    Span span = dev.sluice.tracing.Tracing.process().serverSpan(req);
+    if (span != null) {
+      req.response().endHandler(v -> endSpan(span, req.response()));
+    }
     TransportRules.Rejection r = firstOf(rules.host(req), rules.origin(req), rules.token(req),
         TransportRules.contentType(req), TransportRules.postAccept(req));
     if (r != null) {
-      reject(ctx, r, null);
+      reject(req, r, null);
       return;
     }
+    PostBody.read(req, server.maxBodyBytes(), body -> post(req, span, body), status -> refuseBody(req, status));
+  }
+
+  private void post(HttpServerRequest req, Span span, Buffer body) {
     Object parsed;
     try {
-      parsed = JsonBytes.decode(ctx.body().buffer());
-    } catch (DecodeException | NullPointerException e) {
+      parsed = JsonBytes.decode(body);
+    } catch (DecodeException e) {
       TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "parse", "POST body is not valid JSON");
-      answerJson(ctx, 400, JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: body is not valid JSON"));
+      answerJson(req, 400, JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: body is not valid JSON"));
       return;
     }
     if (JsonRpc.kind(parsed) != JsonRpc.Kind.INVALID && StatelessPost.applies(req, parsed)) {
       // 2026-07-28: the request describes itself; this loop answers it, no session, no bus hop
-      statelessPost.post(ctx, (JsonObject) parsed);
+      statelessPost.post(req, (JsonObject) parsed);
       return;
     }
     TransportRules.Rejection version = TransportRules.protocolVersion(req);
     if (version != null) {
-      reject(ctx, version, null);
+      reject(req, version, null);
       return;
     }
     boolean batch = parsed instanceof JsonArray;
     JsonArray messages = batch ? (JsonArray) parsed : new JsonArray().add(parsed);
     if (messages.isEmpty()) {
       TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "invalid_request", "empty JSON-RPC batch");
-      answerJson(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Invalid Request: empty batch"));
+      answerJson(req, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Invalid Request: empty batch"));
       return;
     }
     boolean hasToolCall = false;
@@ -203,7 +213,7 @@ public final class HttpVerticle extends VerticleBase {
       if (JsonRpc.kind(m) == JsonRpc.Kind.INVALID) {
         TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "invalid_request",
             "not a JSON-RPC 2.0 request, notification or response");
-        answerJson(ctx, 400, JsonRpc.error(JsonRpc.idOf(m), JsonRpc.INVALID_REQUEST,
+        answerJson(req, 400, JsonRpc.error(JsonRpc.idOf(m), JsonRpc.INVALID_REQUEST,
             "Invalid Request: not a JSON-RPC 2.0 request, notification or response"));
         return;
       }
@@ -214,8 +224,8 @@ public final class HttpVerticle extends VerticleBase {
     McpBus.Route route = null;
     if (sid == null && draining.getAsBoolean()) {
       // sessions already open here are served to the end; new ones belong on another node
-      ctx.response().putHeader("Retry-After", "1");
-      answerJson(ctx, 503, JsonRpc.error(JsonRpc.idOf(messages.getValue(0)), -32000,
+      req.response().putHeader("Retry-After", "1");
+      answerJson(req, 503, JsonRpc.error(JsonRpc.idOf(messages.getValue(0)), -32000,
           "This node is draining (shutting down) and takes no new sessions; retry, and the load balancer "
               + "sends you to another node"));
       return;
@@ -225,33 +235,69 @@ public final class HttpVerticle extends VerticleBase {
     } else {
       route = McpBus.route(sid);
       if (route == null || goneNodes.contains(route.nodeId())) {
-        answerJson(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
+        answerJson(req, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
         return;
       }
       address = route.address();
       if (hasToolCall && !route.nodeId().equals(nodeId)) {
         // a draining node waits for these too: its client's connection carries the answer
         metrics.relayStarted();
-        ctx.addEndHandler(ar -> metrics.relayEnded());
+        req.response().endHandler(v -> {
+          metrics.relayEnded();
+          if (span != null) {
+            endSpan(span, req.response());
+          }
+        });
       }
     }
     // a tool call streams progress over SSE when the client accepts it
     boolean sse = hasToolCall && TransportRules.acceptsSse(req);
-    String streamId = sse ? openStream(ctx.response(), sid) : null;
+    String streamId = sse ? openStream(req.response(), sid) : null;
     if (streamId != null && remote(route)) {
       relayed(streamId, route, messages.stream().map(JsonRpc::idOf).filter(java.util.Objects::nonNull).toList());
     }
-    dev.sluice.tracing.Tracing.process().propagate(ctx, messages);
+    dev.sluice.tracing.Tracing.process().propagate(span, messages);
     JsonObject op = JsonFields.object(9).put("op", "post").put("sessionId", sid).put("principal", rules.principal(req))
         .put("messages", messages)
         .put("batch", batch).put("sse", sse).put("target", streamAddress).put("streamId", streamId);
-    tracked(route, ctx, streamId, LocalShards.request(vertx, address, op, BUS_TIMEOUT_MS))
-        .onSuccess(reply -> answerPost(ctx, reply, streamId))
-        .onFailure(err -> busFailure(ctx, err, streamId));
+    tracked(route, req, streamId, LocalShards.request(vertx, address, op, BUS_TIMEOUT_MS))
+        .onSuccess(reply -> answerPost(req, reply, streamId))
+        .onFailure(err -> busFailure(req, err, streamId));
   }
 
-  private void answerPost(RoutingContext ctx, JsonObject reply, String streamId) {
-    if (ctx.response().ended()) {
+  /**
+   * The body is not read ({@link PostBody}): 413 over server.max_body_bytes, 417 for an expectation
+   * other than 100-continue. The connection closes after the answer, on whatever of the body the
+   * client still sends.
+   */
+  private void refuseBody(HttpServerRequest req, int status) {
+    String message = status == 413
+        ? "Payload Too Large: the body exceeds server.max_body_bytes (" + server.maxBodyBytes() + " bytes)"
+        : "Expectation Failed: only Expect: 100-continue is supported";
+    TransportLog.error("http", req.getHeader("Mcp-Session-Id"), status == 413 ? "too_large" : "expectation", message);
+    metrics.httpRequest("POST", status);
+    JsonAnswer.end(req.response().putHeader("Connection", "close"), status, JsonRpc.error(null, -32000, message))
+        .onComplete(ar -> req.connection().close());
+  }
+
+  /**
+   * Whether the web router would have matched {@code path} to "/mcp": that spelling, or any that
+   * normalizes to it, with or without a trailing slash.
+   */
+  static boolean isMcpPath(String path) {
+    if ("/mcp".equals(path)) {
+      return true;
+    }
+    String normal = path == null ? "/" : RFC3986.normalizePath(path);
+    return "/mcp".equals(normal) || "/mcp/".equals(normal);
+  }
+
+  private void endSpan(Span span, HttpServerResponse res) {
+    dev.sluice.tracing.Tracing.process().endServerSpan(span, res, !res.ended());
+  }
+
+  private void answerPost(HttpServerRequest req, JsonObject reply, String streamId) {
+    if (req.response().ended()) {
       return; // answered already: its owner node left the cluster
     }
     int status = reply.getInteger("status");
@@ -267,7 +313,7 @@ public final class HttpVerticle extends VerticleBase {
       return;
     }
     dropStream(streamId);
-    HttpServerResponse res = ctx.response();
+    HttpServerResponse res = req.response();
     if (reply.containsKey("sessionId")) {
       res.putHeader("Mcp-Session-Id", reply.getString("sessionId"));
     }
@@ -275,27 +321,26 @@ public final class HttpVerticle extends VerticleBase {
       metrics.httpRequest("POST", 202);
       res.setStatusCode(202).end();
     } else if (reply.getValue("body") != null) {
-      answerJson(ctx, status, reply.getValue("body"));
+      answerJson(req, status, reply.getValue("body"));
     } else {
-      reject(ctx, new TransportRules.Rejection(status, reply.getString("error", "error")), null);
+      reject(req, new TransportRules.Rejection(status, reply.getString("error", "error")), null);
     }
   }
 
   // ---- GET / DELETE --------------------------------------------------------------------------
 
-  private void get(RoutingContext ctx) {
-    HttpServerRequest req = ctx.request();
+  private void get(HttpServerRequest req) {
     TransportRules.Rejection r = firstOf(rules.host(req), rules.origin(req), rules.token(req),
         TransportRules.getAccept(req), TransportRules.protocolVersion(req));
     if (r != null) {
-      reject(ctx, r, null);
+      reject(req, r, null);
       return;
     }
-    McpBus.Route route = sessionRoute(ctx);
+    McpBus.Route route = sessionRoute(req);
     if (route == null) {
       return;
     }
-    String streamId = openStream(ctx.response(), req.getHeader("Mcp-Session-Id"));
+    String streamId = openStream(req.response(), req.getHeader("Mcp-Session-Id"));
     if (remote(route)) {
       relayed(streamId, route, List.of());
     }
@@ -303,7 +348,7 @@ public final class HttpVerticle extends VerticleBase {
         .put("principal", rules.principal(req))
         .put("target", streamAddress).put("streamId", streamId)
         .put("lastEventId", req.getHeader("Last-Event-ID"));
-    tracked(route, ctx, streamId, vertx.eventBus().<JsonObject>request(route.address(), op))
+    tracked(route, req, streamId, vertx.eventBus().<JsonObject>request(route.address(), op))
         .onSuccess(reply -> {
           int status = reply.body().getInteger("status");
           if (status == 200) {
@@ -314,52 +359,51 @@ public final class HttpVerticle extends VerticleBase {
             }
           } else {
             dropStream(streamId);
-            reply(ctx, status, reply.body());
+            reply(req, status, reply.body());
           }
         })
-        .onFailure(err -> busFailure(ctx, err, streamId));
+        .onFailure(err -> busFailure(req, err, streamId));
   }
 
-  private void delete(RoutingContext ctx) {
-    HttpServerRequest req = ctx.request();
+  private void delete(HttpServerRequest req) {
     TransportRules.Rejection r = firstOf(rules.host(req), rules.origin(req), rules.token(req),
         TransportRules.protocolVersion(req));
     if (r != null) {
-      reject(ctx, r, null);
+      reject(req, r, null);
       return;
     }
-    McpBus.Route route = sessionRoute(ctx);
+    McpBus.Route route = sessionRoute(req);
     if (route == null) {
       return;
     }
     JsonObject op = new JsonObject().put("op", "delete").put("sessionId", req.getHeader("Mcp-Session-Id"))
         .put("principal", rules.principal(req));
-    tracked(route, ctx, null, vertx.eventBus().<JsonObject>request(route.address(), op))
+    tracked(route, req, null, vertx.eventBus().<JsonObject>request(route.address(), op))
         .onSuccess(reply -> {
-          if (ctx.response().ended()) {
+          if (req.response().ended()) {
             return;
           }
           int status = reply.body().getInteger("status");
           if (status == 200) {
             metrics.httpRequest("DELETE", 200);
-            ctx.response().setStatusCode(200).end();
+            req.response().setStatusCode(200).end();
           } else {
-            reply(ctx, status, reply.body());
+            reply(req, status, reply.body());
           }
         })
-        .onFailure(err -> busFailure(ctx, err, null));
+        .onFailure(err -> busFailure(req, err, null));
   }
 
-  private McpBus.Route sessionRoute(RoutingContext ctx) {
-    String sid = ctx.request().getHeader("Mcp-Session-Id");
+  private McpBus.Route sessionRoute(HttpServerRequest req) {
+    String sid = req.getHeader("Mcp-Session-Id");
     if (sid == null) {
-      answerJson(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
+      answerJson(req, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
           "Bad Request: Mcp-Session-Id header is required"));
       return null;
     }
     McpBus.Route route = McpBus.route(sid);
     if (route == null || goneNodes.contains(route.nodeId())) {
-      answerJson(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
+      answerJson(req, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
       return null;
     }
     return route;
@@ -401,12 +445,12 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   /** Keeps a request forwarded to another node answerable should that node leave before it replies. */
-  private <T> Future<T> tracked(McpBus.Route route, RoutingContext ctx, String streamId, Future<T> reply) {
+  private <T> Future<T> tracked(McpBus.Route route, HttpServerRequest req, String streamId, Future<T> reply) {
     if (!remote(route)) {
       return reply;
     }
     long key = ++forwardSeq;
-    forwards.put(key, new Forward(route.nodeId(), ctx, streamId));
+    forwards.put(key, new Forward(route.nodeId(), req, streamId));
     return reply.onComplete(ar -> forwards.remove(key));
   }
 
@@ -432,7 +476,7 @@ public final class HttpVerticle extends VerticleBase {
       if (f.ownerNode().equals(deadNode) && (f.streamId() == null || !relays.containsKey(f.streamId()))) {
         forwards.remove(e.getKey());
         dropStream(f.streamId());
-        answerJson(f.ctx(), 404, JsonRpc.error(null, -32001, "Session not found: the node that held it left "
+        answerJson(f.req(), 404, JsonRpc.error(null, -32001, "Session not found: the node that held it left "
             + "the cluster; initialize a new session"));
       }
     }
@@ -476,10 +520,10 @@ public final class HttpVerticle extends VerticleBase {
 
   // ---- /health and /metrics ------------------------------------------------------------------
 
-  private void health(RoutingContext ctx) {
-    TransportRules.Rejection r = firstOf(rules.host(ctx.request()), rules.origin(ctx.request()));
+  private void health(HttpServerRequest req) {
+    TransportRules.Rejection r = firstOf(rules.host(req), rules.origin(req));
     if (r != null) {
-      reject(ctx, r, null);
+      reject(req, r, null);
       return;
     }
     health.get().onComplete(ar -> {
@@ -490,67 +534,66 @@ public final class HttpVerticle extends VerticleBase {
         body.put("status", "draining");
       }
       // 503 while draining, so a load balancer's health check takes the node out of rotation
-      ctx.response().setStatusCode(leaving ? 503 : 200).putHeader("Content-Type", "application/json").end(body.encode());
+      req.response().setStatusCode(leaving ? 503 : 200).putHeader("Content-Type", "application/json").end(body.encode());
     });
   }
 
-  private void metrics(RoutingContext ctx) {
-    TransportRules.Rejection r = firstOf(rules.host(ctx.request()), rules.origin(ctx.request()),
-        rules.token(ctx.request()));
+  private void metrics(HttpServerRequest req) {
+    TransportRules.Rejection r = firstOf(rules.host(req), rules.origin(req),
+        rules.token(req));
     if (r != null) {
-      reject(ctx, r, null);
+      reject(req, r, null);
       return;
     }
-    ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+    req.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         .end(metrics.scrape());
   }
 
   // ---- replies -------------------------------------------------------------------------------
 
-  private void busFailure(RoutingContext ctx, Throwable err, String streamId) {
+  private void busFailure(HttpServerRequest req, Throwable err, String streamId) {
     dropStream(streamId);
-    TransportLog.error("http", ctx.request().getHeader("Mcp-Session-Id"), "bus", err.toString());
+    TransportLog.error("http", req.getHeader("Mcp-Session-Id"), "bus", err.toString());
     if (err instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
       // the owner node of this session is gone: the client re-initializes (transport spec)
-      answerJson(ctx, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
+      answerJson(req, 404, JsonRpc.error(null, -32001, "Session not found; initialize a new session"));
     } else {
-      answerJson(ctx, 500, JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "Internal error"));
+      answerJson(req, 500, JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "Internal error"));
     }
   }
 
-  private void reply(RoutingContext ctx, int status, JsonObject shardReply) {
-    if (ctx.response().ended()) {
+  private void reply(HttpServerRequest req, int status, JsonObject shardReply) {
+    if (req.response().ended()) {
       return;
     }
     if (shardReply.getValue("body") != null) {
-      answerJson(ctx, status, shardReply.getValue("body"));
+      answerJson(req, status, shardReply.getValue("body"));
     } else {
-      reject(ctx, new TransportRules.Rejection(status, shardReply.getString("error", "error")), null);
+      reject(req, new TransportRules.Rejection(status, shardReply.getString("error", "error")), null);
     }
   }
 
-  private void answerJson(RoutingContext ctx, int status, Object body) {
-    if (ctx.response().ended() || ctx.response().closed()) {
+  private void answerJson(HttpServerRequest req, int status, Object body) {
+    if (req.response().ended() || req.response().closed()) {
       return;
     }
-    metrics.httpRequest(ctx.request().method().name(), status);
-    ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-        .end(JsonBytes.buffer(body));
+    metrics.httpRequest(req.method().name(), status);
+    JsonAnswer.end(req.response(), status, body);
   }
 
-  private void reject(RoutingContext ctx, TransportRules.Rejection r, String allow) {
+  private void reject(HttpServerRequest req, TransportRules.Rejection r, String allow) {
     if (allow != null) {
-      ctx.response().putHeader("Allow", allow);
+      req.response().putHeader("Allow", allow);
     }
     if (r.status() == 401) {
-      ctx.response().putHeader("WWW-Authenticate", "Bearer");
+      req.response().putHeader("WWW-Authenticate", "Bearer");
     }
     if (r.status() == 401 || r.status() == 403) {
       // who was turned away, and why; never the credentials themselves
-      audit.record(AuditRecords.refused(nodeId, ctx.request().method().name(), ctx.request().path(),
-          String.valueOf(ctx.request().remoteAddress()), r.status(), r.message()));
+      audit.record(AuditRecords.refused(nodeId, req.method().name(), req.path(),
+          String.valueOf(req.remoteAddress()), r.status(), r.message()));
     }
-    answerJson(ctx, r.status(), JsonRpc.error(null, r.status() == 400 ? JsonRpc.INVALID_REQUEST : -32000,
+    answerJson(req, r.status(), JsonRpc.error(null, r.status() == 400 ? JsonRpc.INVALID_REQUEST : -32000,
         r.message()));
   }
 

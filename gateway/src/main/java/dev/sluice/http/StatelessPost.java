@@ -1,6 +1,5 @@
 package dev.sluice.http;
 
-import dev.sluice.bus.JsonBytes;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.ProtocolRevision;
 import dev.sluice.mcp.stateless.Envelope;
@@ -10,7 +9,6 @@ import dev.sluice.observability.TransportLog;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -56,18 +54,17 @@ final class StatelessPost {
         && ProtocolRevision.modern(req.getHeader("MCP-Protocol-Version")) && !"initialize".equals(m.getString("method"));
   }
 
-  void post(RoutingContext ctx, JsonObject msg) {
-    HttpServerRequest req = ctx.request();
+  void post(HttpServerRequest req, JsonObject msg) {
     Object id = JsonRpc.idOf(msg);
     switch (JsonRpc.kind(msg)) {
       case NOTIFICATION -> {
         // the revision defines no client notification over HTTP (closing a stream cancels): accepted, ignored
         metrics.httpRequest("POST", 202);
-        ctx.response().setStatusCode(202).end();
+        req.response().setStatusCode(202).end();
         return;
       }
       case RESPONSE -> {
-        json(ctx, 400, JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "Invalid Request: revision "
+        json(req, 400, JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "Invalid Request: revision "
             + ProtocolRevision.V2026_07_28 + " has no server-to-client requests to answer"));
         return;
       }
@@ -78,7 +75,7 @@ final class StatelessPost {
     // the order the SDKs use: an unserved revision first (its answer lists ours), then the headers
     Envelope.Parsed parsed = Envelope.parse(msg);
     if (!parsed.ok() && parsed.error().getJsonObject("error").getInteger("code") == JsonRpc.UNSUPPORTED_PROTOCOL_VERSION) {
-      refuse(ctx, parsed.httpStatus(), parsed.error(), "unsupported_version");
+      refuse(req, parsed.httpStatus(), parsed.error(), "unsupported_version");
       return;
     }
     String bodyVersion = Envelope.claimedVersion(msg);
@@ -88,31 +85,31 @@ final class StatelessPost {
         TransportRules.methodMatches(req, id, method),
         TransportRules.nameMatches(req, id, method, params));
     if (headerProblem != null) {
-      refuse(ctx, 400, headerProblem, "header_mismatch");
+      refuse(req, 400, headerProblem, "header_mismatch");
       return;
     }
     if (!parsed.ok()) {
-      refuse(ctx, parsed.httpStatus(), parsed.error(), "invalid_envelope");
+      refuse(req, parsed.httpStatus(), parsed.error(), "invalid_envelope");
       return;
     }
     boolean streaming = "tools/call".equals(method) || "subscriptions/listen".equals(method);
     if (streaming && draining.getAsBoolean()) {
       // new work belongs on another node; what runs here is served to the end
-      ctx.response().putHeader("Retry-After", "1");
-      json(ctx, 503, JsonRpc.error(id, -32000, "This node is draining (shutting down) and starts no new work; retry, "
+      req.response().putHeader("Retry-After", "1");
+      json(req, 503, JsonRpc.error(id, -32000, "This node is draining (shutting down) and starts no new work; retry, "
           + "and the load balancer sends you to another node"));
       return;
     }
     boolean sse = streaming && TransportRules.acceptsSse(req);
     if ("subscriptions/listen".equals(method) && !sse) {
-      json(ctx, 406, JsonRpc.error(id, JsonRpc.INVALID_REQUEST,
+      json(req, 406, JsonRpc.error(id, JsonRpc.INVALID_REQUEST,
           "Not Acceptable: subscriptions/listen is answered as text/event-stream"));
       return;
     }
     String principal = rules.principal(req);
     if (!sse) {
       StatelessHandler.Pending pending = handler.request(msg, parsed.envelope(), principal, n -> { });
-      HttpServerResponse res = ctx.response();
+      HttpServerResponse res = req.response();
       res.closeHandler(v -> {
         if (!pending.response().isComplete()) {
           // the client gave up on the request: that cancels it
@@ -123,17 +120,17 @@ final class StatelessPost {
         JsonObject response = ar.succeeded() ? ar.result()
             : JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "Internal error");
         if (response != null) {
-          json(ctx, StatelessHandler.httpStatus(response), response);
+          json(req, StatelessHandler.httpStatus(response), response);
         }
       });
       return;
     }
-    stream(ctx, msg, parsed.envelope(), principal);
+    stream(req, msg, parsed.envelope(), principal);
   }
 
   /** The request's own SSE stream: its notifications as they come, then its response, then the end. */
-  private void stream(RoutingContext ctx, JsonObject msg, Envelope envelope, String principal) {
-    HttpServerResponse res = ctx.response();
+  private void stream(HttpServerRequest req, JsonObject msg, Envelope envelope, String principal) {
+    HttpServerResponse res = req.response();
     String streamId = streamPrefix + "s" + (++seq);
     SseSink sink = sse.open(res);
     StatelessHandler.Pending pending = handler.request(msg, envelope, principal, n -> sink.event(null, n));
@@ -141,7 +138,7 @@ final class StatelessPost {
       // answered at once (an unknown tool, a bad argument): plain JSON, no stream needed
       JsonObject response = pending.response().result();
       if (response != null) {
-        json(ctx, StatelessHandler.httpStatus(response), response);
+        json(req, StatelessHandler.httpStatus(response), response);
       }
       return;
     }
@@ -171,18 +168,18 @@ final class StatelessPost {
     });
   }
 
-  private void refuse(RoutingContext ctx, int status, JsonObject error, String kind) {
+  private void refuse(HttpServerRequest req, int status, JsonObject error, String kind) {
     TransportLog.error("http", null, kind, error.getJsonObject("error").getString("message"));
-    json(ctx, status, error);
+    json(req, status, error);
   }
 
-  private void json(RoutingContext ctx, int status, JsonObject body) {
-    HttpServerResponse res = ctx.response();
+  private void json(HttpServerRequest req, int status, JsonObject body) {
+    HttpServerResponse res = req.response();
     if (res.ended() || res.closed()) {
       return;
     }
     metrics.httpRequest("POST", status);
-    res.setStatusCode(status).putHeader("Content-Type", "application/json").end(JsonBytes.buffer(body));
+    JsonAnswer.end(res, status, body);
   }
 
   private static JsonObject first(JsonObject... problems) {

@@ -9,6 +9,8 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
@@ -24,8 +26,6 @@ import java.util.Map;
  */
 public final class Tracing {
 
-  /** Where a request's span is kept on the routing context. */
-  static final String HTTP_SPAN = "sluice.tracing.span";
   static final AttributeKey<String> TOOL = AttributeKey.stringKey("sluice.tool");
 
   private static volatile Tracing process;
@@ -89,51 +89,62 @@ public final class Tracing {
   }
 
   /**
-   * Router handler, first in the chain: a server span per request, named {@code METHOD path},
-   * ended with the response status. Its parent is the W3C {@code traceparent} header, if any.
+   * Router handler, first in the chain: a server span per request ({@link #serverSpan}), ended
+   * with the response.
    */
   public void httpRequest(RoutingContext ctx) {
-    if (tracer == null) {
-      ctx.next();
-      return;
+    Span span = serverSpan(ctx.request());
+    if (span != null) {
+      ctx.addEndHandler(ar -> endServerSpan(span, ctx.response(), ar.failed()));
     }
-    Context parent = otel.getPropagators().getTextMapPropagator().extract(Context.root(), ctx,
-        new TextMapGetter<RoutingContext>() {
-          @Override
-          public Iterable<String> keys(RoutingContext c) {
-            return c.request().headers().names();
-          }
-
-          @Override
-          public String get(RoutingContext c, String key) {
-            return c == null ? null : c.request().getHeader(key);
-          }
-        });
-    String method = ctx.request().method().name();
-    Span span = tracer.spanBuilder(method + " " + ctx.request().path()).setParent(parent)
-        .setSpanKind(SpanKind.SERVER)
-        .setAttribute("http.request.method", method)
-        .setAttribute("url.path", ctx.request().path())
-        .startSpan();
-    ctx.put(HTTP_SPAN, span);
-    ctx.addEndHandler(ar -> {
-      int status = ctx.response().getStatusCode();
-      span.setAttribute("http.response.status_code", status);
-      if (status >= 500 || ar.failed()) {
-        span.setStatus(StatusCode.ERROR);
-      }
-      span.end();
-    });
     ctx.next();
   }
 
   /**
-   * Makes the request's span the parent of the tools/call spans it carries: puts its W3C
-   * traceparent into each tools/call's {@code params._meta} (the MCP place for trace context),
+   * A server span for {@code req}, named {@code METHOD path}, whose parent is the W3C
+   * {@code traceparent} header if any; null when tracing is off. The caller ends it with
+   * {@link #endServerSpan} once the response ended or its connection closed.
+   */
+  public Span serverSpan(HttpServerRequest req) {
+    if (tracer == null) {
+      return null;
+    }
+    Context parent = otel.getPropagators().getTextMapPropagator().extract(Context.root(), req,
+        new TextMapGetter<HttpServerRequest>() {
+          @Override
+          public Iterable<String> keys(HttpServerRequest r) {
+            return r.headers().names();
+          }
+
+          @Override
+          public String get(HttpServerRequest r, String key) {
+            return r == null ? null : r.getHeader(key);
+          }
+        });
+    String method = req.method().name();
+    return tracer.spanBuilder(method + " " + req.path()).setParent(parent)
+        .setSpanKind(SpanKind.SERVER)
+        .setAttribute("http.request.method", method)
+        .setAttribute("url.path", req.path())
+        .startSpan();
+  }
+
+  /** Ends a {@link #serverSpan} with the response's status; an error if 5xx or never answered. */
+  public void endServerSpan(Span span, HttpServerResponse res, boolean unanswered) {
+    int status = res.getStatusCode();
+    span.setAttribute("http.response.status_code", status);
+    if (status >= 500 || unanswered) {
+      span.setStatus(StatusCode.ERROR);
+    }
+    span.end();
+  }
+
+  /**
+   * Makes the request's span (null: none) the parent of the tools/call spans it carries: puts its
+   * W3C traceparent into each tools/call's {@code params._meta} (the MCP place for trace context),
    * unless the client already put one there.
    */
-  public void propagate(RoutingContext ctx, io.vertx.core.json.JsonArray messages) {
-    Span span = tracer == null ? null : ctx.get(HTTP_SPAN);
+  public void propagate(Span span, io.vertx.core.json.JsonArray messages) {
     if (span == null || !span.getSpanContext().isValid()) {
       return;
     }

@@ -29,4 +29,28 @@ final class RawHttp {
       return new Answer(Integer.parseInt(text.substring(9, 12)), text);
     }
   }
+
+  /**
+   * Sends {@code head} (request line and headers, without the blank line), then each chunk of
+   * {@code body} as it is, flushed and {@code pauseMs} apart, and reads until the server closes. A
+   * server that answers and closes early is expected: writes after that are dropped.
+   */
+  static String send(URI base, String head, int pauseMs, byte[]... body) throws Exception {
+    try (Socket s = new Socket(base.getHost(), base.getPort())) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      out.write((head + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      try {
+        for (byte[] chunk : body) {
+          Thread.sleep(pauseMs);
+          out.write(chunk);
+          out.flush();
+        }
+      } catch (java.io.IOException closedEarly) {
+        // the server refused the body and closed; its answer is still to be read
+      }
+      return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
 }

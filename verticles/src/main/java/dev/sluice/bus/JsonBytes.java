@@ -8,8 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonTokenId;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.DecodeException;
@@ -146,20 +145,58 @@ public final class JsonBytes {
   }
 
   /**
-   * The JSON of {@code json} as a buffer, encoded straight into it (the codec's own
-   * {@code toBuffer} builds a byte array and copies it twice more).
+   * The JSON of {@code json} in a pooled direct buffer, for an answer written once to a socket:
+   * the caller releases it when the write completes. Encoded through one generator per thread (an
+   * event loop answers thousands of calls a second), so a call leaves neither a byte array nor a
+   * generator behind; Netty writes a direct buffer without copying it first.
    */
-  public static Buffer buffer(Object json) {
-    ByteBuf bytes = Unpooled.buffer(512);
-    try (JsonGenerator g = FACTORY.createGenerator((java.io.OutputStream) new ByteBufOutputStream(bytes),
-        JsonEncoding.UTF8)) {
-      encode(json, g);
-    } catch (EncodeException notATree) {
-      return Json.encodeToBuffer(json);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  public static ByteBuf pooled(Object json) {
+    ByteBuf bytes = ByteBufAllocator.DEFAULT.directBuffer(512);
+    try {
+      POOLED_WRITER.get().write(json, bytes);
+      return bytes;
+    } catch (RuntimeException e) {
+      bytes.release();
+      throw e;
     }
-    return BufferInternal.buffer(bytes);
+  }
+
+  private static final ThreadLocal<ByteBufWriter> POOLED_WRITER = ThreadLocal.withInitial(ByteBufWriter::new);
+
+  /** One generator over a sink whose target buffer changes per value. */
+  private static final class ByteBufWriter extends java.io.OutputStream {
+    private ByteBuf target;
+    private JsonGenerator g;
+
+    void write(Object json, ByteBuf into) {
+      target = into;
+      try {
+        if (g == null) {
+          g = LINES.createGenerator(this, JsonEncoding.UTF8);
+        }
+        encode(json, g);
+        g.flush();
+      } catch (EncodeException | IOException notATree) {
+        g = null; // left inside the value it failed on; the next value gets a new one
+        into.clear();
+        if (notATree instanceof IOException io) {
+          throw new UncheckedIOException(io);
+        }
+        into.writeBytes(((BufferInternal) Json.encodeToBuffer(json)).getByteBuf());
+      } finally {
+        target = null;
+      }
+    }
+
+    @Override
+    public void write(int b) {
+      target.writeByte(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      target.writeBytes(b, off, len);
+    }
   }
 
   /**

@@ -1,0 +1,135 @@
+package dev.sluice.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.config.ServerConfig;
+import dev.sluice.mcp.ProtocolRevision;
+import dev.sluice.testing.McpHttpClient;
+import dev.sluice.testing.TestGateway;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How the MCP POST's body is read now that it skips the web router (PostBody): whole in one
+ * chunk or in many, the size limit (server.max_body_bytes, 413) declared or chunked,
+ * Expect: 100-continue, and the spellings of the path the router used to match.
+ */
+class PostBodyTest {
+
+  static TestGateway gw;
+
+  @BeforeAll
+  static void start(@TempDir Path dir) throws Exception {
+    gw = TestGateway.start(TestGateway.config(ServerConfig.defaults(), List.of(), dir), null);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    gw.close();
+  }
+
+  private static java.net.URI uri() {
+    return java.net.URI.create(gw.url());
+  }
+
+  private static String initialize() {
+    return McpHttpClient.request(1, "initialize", new JsonObject().put("protocolVersion", ProtocolRevision.LATEST)
+        .put("capabilities", new JsonObject()).put("clientInfo", new JsonObject().put("name", "t").put("version", "1")))
+        .encode();
+  }
+
+  private static String head(String path, String... headers) {
+    return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + uri().getPort()
+        + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close"
+        + (headers.length == 0 ? "" : "\r\n" + String.join("\r\n", headers));
+  }
+
+  private static int status(String answer) {
+    return Integer.parseInt(answer.substring(9, 12));
+  }
+
+  @Test
+  void aBodyInManyPiecesIsReadWhole() throws Exception {
+    byte[] body = initialize().getBytes(StandardCharsets.UTF_8);
+    byte[][] pieces = new byte[body.length / 7 + 1][];
+    for (int i = 0; i < pieces.length; i++) {
+      pieces[i] = Arrays.copyOfRange(body, i * 7, Math.min(body.length, i * 7 + 7));
+    }
+    String answer = RawHttp.send(uri(), head("/mcp", "Content-Length: " + body.length), 2, pieces);
+    assertEquals(200, status(answer), answer);
+    assertTrue(answer.contains("\"protocolVersion\":\"" + ProtocolRevision.LATEST + "\""), answer);
+    String chunked = RawHttp.send(uri(), head("/mcp", "Transfer-Encoding: chunked"), 2,
+        chunk(Arrays.copyOfRange(body, 0, 10)), chunk(Arrays.copyOfRange(body, 10, body.length)), chunk(new byte[0]));
+    assertEquals(200, status(chunked), chunked);
+    assertTrue(chunked.contains("\"serverInfo\""), chunked);
+  }
+
+  @Test
+  void aBodyOverTheLimitIs413WhetherDeclaredOrNot() throws Exception {
+    long limit = ServerConfig.defaults().maxBodyBytes();
+    // declared: refused on the headers, before a byte of the body
+    String declared = RawHttp.send(uri(), head("/mcp", "Content-Length: " + (limit + 1)), 0,
+        "{\"jsonrpc\":".getBytes(StandardCharsets.UTF_8));
+    assertEquals(413, status(declared), declared);
+    assertTrue(declared.contains("server.max_body_bytes (" + limit + " bytes)"), declared);
+    assertTrue(declared.contains("\"code\":-32000"), declared);
+    // chunked: refused once it passes the limit
+    byte[] mib = new byte[1 << 20];
+    Arrays.fill(mib, (byte) ' ');
+    byte[][] chunks = new byte[(int) (limit / mib.length) + 2][];
+    Arrays.fill(chunks, chunk(mib));
+    String streamed = RawHttp.send(uri(), head("/mcp", "Transfer-Encoding: chunked"), 0, chunks);
+    assertEquals(413, status(streamed), streamed);
+    // exactly at the limit is read (and is not JSON-RPC: a parse error, not a size error)
+    byte[] atLimit = new byte[(int) limit];
+    Arrays.fill(atLimit, (byte) ' ');
+    byte[] init = initialize().getBytes(StandardCharsets.UTF_8);
+    System.arraycopy(init, 0, atLimit, 0, init.length);
+    String fits = RawHttp.send(uri(), head("/mcp", "Content-Length: " + limit), 0, atLimit);
+    assertEquals(200, status(fits), fits.substring(0, Math.min(300, fits.length())));
+  }
+
+  @Test
+  void expectContinueIsAnsweredAndOtherExpectationsAre417() throws Exception {
+    byte[] body = initialize().getBytes(StandardCharsets.UTF_8);
+    String answer = RawHttp.send(uri(), head("/mcp", "Content-Length: " + body.length, "Expect: 100-continue"),
+        50, body);
+    assertTrue(answer.startsWith("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK"), answer);
+    String refused = RawHttp.send(uri(), head("/mcp", "Content-Length: " + body.length, "Expect: something"),
+        0, body);
+    assertEquals(417, status(refused), refused);
+  }
+
+  @Test
+  void thePathIsMatchedAsTheRouterMatchedIt() throws Exception {
+    byte[] body = initialize().getBytes(StandardCharsets.UTF_8);
+    for (String path : List.of("/mcp", "/mcp/", "/mcp?x=1", "//mcp", "/a/../mcp")) {
+      String answer = RawHttp.send(uri(), head(path, "Content-Length: " + body.length), 0, body);
+      assertEquals(200, status(answer), path + ": " + answer);
+    }
+    for (String path : List.of("/mcpx", "/mcp/x", "/MCP")) {
+      String answer = RawHttp.send(uri(), head(path, "Content-Length: " + body.length), 0, body);
+      assertFalse(status(answer) == 200, path + ": " + answer);
+    }
+    assertTrue(HttpVerticle.isMcpPath("/mcp") && HttpVerticle.isMcpPath("/./mcp/") && !HttpVerticle.isMcpPath("/"));
+  }
+
+  private static byte[] chunk(byte[] data) {
+    byte[] head = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] out = new byte[head.length + data.length + 2];
+    System.arraycopy(head, 0, out, 0, head.length);
+    System.arraycopy(data, 0, out, head.length, data.length);
+    out[out.length - 2] = '\r';
+    out[out.length - 1] = '\n';
+    return out;
+  }
+}

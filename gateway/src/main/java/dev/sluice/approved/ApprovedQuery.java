@@ -1,5 +1,6 @@
 package dev.sluice.approved;
 
+import dev.sluice.bus.JsonFields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -51,7 +52,7 @@ public record ApprovedQuery(
 
   /** The given parameters with defaults filled in. */
   public JsonObject withDefaults(JsonObject given) {
-    JsonObject out = given == null ? new JsonObject() : given.copy();
+    JsonObject out = given == null ? new JsonObject() : JsonFields.copy(given);
     parameters.forEach(e -> {
       JsonObject p = (JsonObject) e.getValue();
       if (!out.containsKey(e.getKey()) && p.containsKey("default")) {
@@ -63,7 +64,7 @@ public record ApprovedQuery(
 
   /** A copy safe for the audit trail: secret values replaced. */
   public JsonObject redacted(JsonObject given) {
-    JsonObject out = given == null ? new JsonObject() : given.copy();
+    JsonObject out = given == null ? new JsonObject() : JsonFields.copy(given);
     secretParameters().forEach(n -> {
       if (out.containsKey(n)) {
         out.put(n, "[redacted]");

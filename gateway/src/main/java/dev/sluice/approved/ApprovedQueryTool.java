@@ -1,5 +1,6 @@
 package dev.sluice.approved;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.mcp.tool.Tool;
 import dev.sluice.mcp.tool.ToolContext;
 import dev.sluice.mcp.tool.ToolResult;
@@ -35,14 +36,14 @@ final class ApprovedQueryTool implements Tool {
 
   @Override
   public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
-    JsonObject params = args.copy();
+    JsonObject params = JsonFields.copy(args);
     Object limit = params.remove("limit");
     return ApprovedRunner.run(query, params, limit == null ? null : ((Number) limit).intValue(), ctx, directory);
   }
 
   @Override
   public JsonObject auditArgs(JsonObject args) {
-    JsonObject params = args.copy();
+    JsonObject params = JsonFields.copy(args);
     params.remove("limit");
     return new JsonObject().put("connectionId", query.connectionId()).put("approvedQueryId", query.id())
         .put("parameters", query.redacted(params));

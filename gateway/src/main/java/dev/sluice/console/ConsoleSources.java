@@ -1,5 +1,6 @@
 package dev.sluice.console;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.catalog.CatalogBus;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.tools.ConnectionDirectory;
@@ -84,7 +85,7 @@ public final class ConsoleSources {
       all.add(Future.all(executor, catalog).map(v -> {
         JsonObject cat = catalog.result();
         cat.put("snapshotAgeMs", ageMs(cat.getValue("lastFinishedAt")));
-        return executor.result().copy().put("id", c.id()).put("driver", c.driver().wireName()).put("catalog", cat);
+        return JsonFields.copy(executor.result()).put("id", c.id()).put("driver", c.driver().wireName()).put("catalog", cat);
       }));
     }
     Future.all(all).onComplete(ar -> {

@@ -154,7 +154,7 @@ public final class SessionShardVerticle extends VerticleBase {
     @Override
     public void reply(JsonObject reply) {
       // as the bus's default codec would: the caller gets its own copy
-      replyByReference(reply.copy());
+      replyByReference(JsonFields.copy(reply));
     }
 
     @Override

@@ -175,6 +175,9 @@ class ApprovedQueriesOverMcpTest {
     String email = DemoDataset.generate().rows(dev.sluice.demo.DemoSchema.CUSTOMERS).get(0)[2].toString();
     JsonObject r = run(c, "customer_by_email", new JsonObject().put("email", email));
     assertEquals(1, r.getJsonObject("structuredContent").getInteger("rowCount"), r.encode());
+    // the parameters are audited in the order the agent gave them, whichever it was
+    run(c, "lite_orders", new JsonObject().put("status", "paid").put("min_total", 10));
+    run(c, "lite_orders", new JsonObject().put("min_total", 20).put("status", "paid"));
     gw.gateway.audit().close();
     List<String> lines = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir.resolve("audit"))) {
@@ -186,5 +189,10 @@ class ApprovedQueriesOverMcpTest {
     JsonObject rec = lines.stream().map(JsonObject::new)
         .filter(j -> "customer_by_email".equals(j.getString("approvedQueryId"))).findFirst().orElseThrow();
     assertEquals(new JsonObject().put("email", "[redacted]"), rec.getJsonObject("parameters"));
+    List<String> audited = lines.stream().map(JsonObject::new)
+        .filter(j -> "lite_orders".equals(j.getString("approvedQueryId")))
+        .map(j -> j.getJsonObject("parameters").encode()).toList();
+    assertTrue(audited.contains("{\"status\":\"paid\",\"min_total\":10}")
+        && audited.contains("{\"min_total\":20,\"status\":\"paid\"}"), audited.toString());
   }
 }

@@ -1,10 +1,14 @@
 package dev.sluice.bus;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.json.impl.JsonUtil;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -36,6 +40,50 @@ public final class JsonFields extends AbstractMap<String, Object> {
   /** An empty JSON object on this map, with room for {@code fields} fields before it grows. */
   public static JsonObject object(int fields) {
     return new JsonObject(new JsonFields(fields));
+  }
+
+  /**
+   * A deep copy of {@code o} that keeps every object's field order. {@code JsonObject.copy()}
+   * keeps it only for a LinkedHashMap and copies any other map, this one included, into a
+   * HashMap: an audited argument list or an error's details came out shuffled. Objects on this
+   * map are copied onto it; others as {@code copy()} copies them.
+   */
+  public static JsonObject copy(JsonObject o) {
+    return o.getMap() instanceof JsonFields f ? new JsonObject(f.deepCopy()) : o.copy();
+  }
+
+  private JsonFields deepCopy() {
+    JsonFields out = new JsonFields(size);
+    for (int i = 0; i < size; i++) {
+      out.slots[2 * i] = slots[2 * i];
+      out.slots[2 * i + 1] = copyValue(slots[2 * i + 1]);
+    }
+    out.size = size;
+    return out;
+  }
+
+  private static Object copyValue(Object v) {
+    if (v instanceof JsonObject o) {
+      return copy(o);
+    }
+    if (v instanceof JsonFields f) {
+      return f.deepCopy();
+    }
+    if (v instanceof JsonArray a) {
+      return new JsonArray(copyList(a.getList()));
+    }
+    if (v instanceof List<?> l) {
+      return copyList(l);
+    }
+    return JsonUtil.deepCopy(v, JsonUtil.DEFAULT_CLONER);
+  }
+
+  private static List<Object> copyList(List<?> l) {
+    List<Object> out = new ArrayList<>(l.size());
+    for (Object x : l) {
+      out.add(copyValue(x));
+    }
+    return out;
   }
 
   /** The key of field {@code i} (in insertion order). */

@@ -1,5 +1,6 @@
 package dev.sluice.sql;
 
+import dev.sluice.bus.JsonFields;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.DecodeException;
@@ -57,7 +58,7 @@ public final class SqlError extends RuntimeException {
 
   public static SqlError fromJson(JsonObject body) {
     ErrorType type = ErrorType.fromWire(body.getString("error_type", "internal_error"));
-    JsonObject details = body.copy();
+    JsonObject details = JsonFields.copy(body);
     details.remove("error_type");
     details.remove("message");
     return new SqlError(type, body.getString("message", type.hint()), details);

@@ -76,4 +76,23 @@ class JsonFieldsTest {
     assertEquals(expected, compact.encode());
     assertEquals(fill(new JsonObject()), JsonBytes.decode(io.vertx.core.buffer.Buffer.buffer(JsonBytesTest.text(compact))));
   }
+
+  @Test
+  void aCopyKeepsFieldOrderAtEveryDepthAndSharesNothing() {
+    String text = "{\"z\":1,\"y\":{\"q\":[{\"k2\":1,\"k1\":2}],\"p\":\"s\"},\"x\":[1,{\"b\":1,\"a\":2}],\"w\":null}";
+    JsonObject parsed = (JsonObject) JsonBytes.decode(io.vertx.core.buffer.Buffer.buffer(text));
+    assertEquals(JsonFields.class, parsed.getMap().getClass());
+    JsonObject copy = JsonFields.copy(parsed);
+    assertEquals(text, copy.encode());
+    assertEquals(parsed, copy);
+    // Vert.x's own copy of the same object: equal, but its fields in a HashMap's order
+    assertEquals(parsed, parsed.copy());
+    copy.getJsonObject("y").getJsonArray("q").getJsonObject(0).put("k3", 3);
+    copy.getJsonArray("x").add(2);
+    copy.put("v", 0);
+    assertEquals(text, parsed.encode(), "the original is untouched");
+    // an object on any other map is copied as copy() copies it
+    JsonObject plain = new JsonObject().put("b", 1).put("a", new JsonArray().add(1));
+    assertEquals(plain.encode(), JsonFields.copy(plain).encode());
+  }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.engine.sqlite;
 
+import dev.sluice.bus.JsonFields;
 import dev.sluice.config.ConnectionConfig;
 import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlError;
@@ -199,7 +200,7 @@ final class SqliteWorkerPool {
       }
       case "error" -> {
         running.remove(w);
-        JsonObject details = line.copy();
+        JsonObject details = JsonFields.copy(line);
         for (String k : List.of("id", "type", "error_type", "message", WorkerProtocol.RETIRING)) {
           details.remove(k);
         }

@@ -1,10 +1,15 @@
 package dev.sluice.http;
 
+import dev.sluice.bus.JsonBytes;
 import dev.sluice.observability.TransportLog;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 
 /**
@@ -88,13 +93,22 @@ final class SseSink {
   }
 
   void event(String eventId, JsonObject message) {
-    StringBuilder sb = new StringBuilder(256);
+    // the JSON is encoded straight into the event's buffer: message.encode() went through databind
+    // to a String, then a StringBuilder, then bytes, for each of a call's several events
+    ByteBuf b = Unpooled.buffer(256);
     if (eventId != null) {
-      sb.append("id: ").append(eventId).append('\n');
+      b.writeBytes(ID).writeCharSequence(eventId, StandardCharsets.UTF_8);
+      b.writeByte('\n');
     }
-    sb.append("event: message\ndata: ").append(message.encode()).append("\n\n");
-    enqueue(Buffer.buffer(sb.toString()), false);
+    b.writeBytes(MESSAGE_DATA);
+    JsonBytes.append(message, b);
+    b.writeBytes(EVENT_END);
+    enqueue(BufferInternal.buffer(b), false);
   }
+
+  private static final byte[] ID = "id: ".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] MESSAGE_DATA = "event: message\ndata: ".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] EVENT_END = "\n\n".getBytes(StandardCharsets.US_ASCII);
 
   /** An event with an id and empty data: the client's resume point (SSE polling). */
   void priming(String eventId, long retryMs) {

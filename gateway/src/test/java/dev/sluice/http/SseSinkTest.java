@@ -122,6 +122,7 @@ class SseSinkTest {
     String all = writes.get(0);
     assertTrue(all.indexOf("id: s_1") < all.indexOf("id: s_2") && all.indexOf("id: s_2") < all.indexOf("id: s_3")
         && all.indexOf("id: s_3") < all.indexOf("id: s_4"), "in order: " + all);
+    assertTrue(all.endsWith("\n\nid: s_4\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"), all);
     assertTrue(rec.ended());
   }
 

@@ -153,12 +153,20 @@ public final class JsonBytes {
   public static ByteBuf pooled(Object json) {
     ByteBuf bytes = ByteBufAllocator.DEFAULT.directBuffer(512);
     try {
-      POOLED_WRITER.get().write(json, bytes);
+      append(json, bytes);
       return bytes;
     } catch (RuntimeException e) {
       bytes.release();
       throw e;
     }
+  }
+
+  /**
+   * Appends the JSON of {@code json} to {@code out}, through this thread's generator (as
+   * {@link #pooled}); on failure {@code out} is left as it was.
+   */
+  public static void append(Object json, ByteBuf out) {
+    POOLED_WRITER.get().write(json, out);
   }
 
   private static final ThreadLocal<ByteBufWriter> POOLED_WRITER = ThreadLocal.withInitial(ByteBufWriter::new);
@@ -170,6 +178,7 @@ public final class JsonBytes {
 
     void write(Object json, ByteBuf into) {
       target = into;
+      int mark = into.writerIndex();
       try {
         if (g == null) {
           g = LINES.createGenerator(this, JsonEncoding.UTF8);
@@ -178,7 +187,7 @@ public final class JsonBytes {
         g.flush();
       } catch (EncodeException | IOException notATree) {
         g = null; // left inside the value it failed on; the next value gets a new one
-        into.clear();
+        into.writerIndex(mark);
         if (notATree instanceof IOException io) {
           throw new UncheckedIOException(io);
         }

@@ -52,6 +52,18 @@ class JsonBytesTest {
   }
 
   @Test
+  void appendingKeepsWhatTheBufferHeldEvenWhenItFallsBack() {
+    io.netty.buffer.ByteBuf b = io.netty.buffer.Unpooled.buffer(4);
+    b.writeBytes("data: ".getBytes(StandardCharsets.US_ASCII));
+    JsonObject withPojo = new JsonObject().put("before", 1).put("pojo", new Pojo("p", 3));
+    JsonBytes.append(withPojo, b);
+    b.writeByte('|');
+    JsonBytes.append(sample(), b);
+    assertEquals("data: " + Json.encodeToBuffer(withPojo) + "|" + Json.encodeToBuffer(sample()),
+        b.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void aBufferIsWhatVertxWouldWrite() {
     JsonObject o = sample();
     assertEquals(Json.encodeToBuffer(o).toString(), text(o));

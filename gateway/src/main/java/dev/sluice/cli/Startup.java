@@ -30,7 +30,7 @@ final class Startup {
     if (host != null) {
       s = new ServerConfig(host, s.port(), s.token(), s.allowedHosts(), s.allowedOrigins(),
           s.maxBodyBytes(), s.sessionIdleTimeoutMs(), s.sseReplayEvents(), s.slowCallMs(), s.maxSessions(),
-          s.drainTimeoutMs(), s.eventLoops());
+          s.drainTimeoutMs(), s.eventLoops(), s.bodyTimeoutMs());
     }
     if (!ConfigLoader.isLoopback(s.host()) && (s.token() == null || s.token().isEmpty())
         && cfg.principals().isEmpty()) {

@@ -77,6 +77,9 @@ public final class HttpVerticle extends VerticleBase {
   private HttpServer httpServer;
   private MessageConsumer<JsonObject> eventConsumer;
   private long keepAliveTimer;
+  /** POST bodies this loop is still reading, refused at server.body_timeout_ms. */
+  private PostBody.InFlight bodies;
+  private long bodySweep;
   private final AuditTrail audit;
   private final java.util.function.BooleanSupplier draining;
   private final Supplier<StatelessHandler> statelessHandlers;
@@ -128,6 +131,8 @@ public final class HttpVerticle extends VerticleBase {
       long now = System.currentTimeMillis();
       streams.values().forEach(s -> s.keepAliveIfDue(now));
     });
+    bodies = new PostBody.InFlight(server.bodyTimeoutMs());
+    bodySweep = vertx.setPeriodic(bodies.sweepEveryMs(), t -> bodies.expire(System.currentTimeMillis()));
     stateless = statelessHandlers.get();
     statelessPost = new StatelessPost(stateless, rules, metrics, sse, streams, draining, streamPrefix);
     return eventConsumer.completion()
@@ -155,6 +160,7 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(keepAliveTimer);
+    vertx.cancelTimer(bodySweep);
     if (console != null) {
       console.stop();
     }
@@ -179,7 +185,7 @@ public final class HttpVerticle extends VerticleBase {
       reject(req, r, null);
       return;
     }
-    PostBody.read(req, server.maxBodyBytes(), body -> post(req, span, body), status -> refuseBody(req, status));
+    PostBody.read(req, server.maxBodyBytes(), bodies, body -> post(req, span, body), status -> refuseBody(req, status));
   }
 
   private void post(HttpServerRequest req, Span span, Buffer body) {
@@ -267,14 +273,21 @@ public final class HttpVerticle extends VerticleBase {
 
   /**
    * The body is not read ({@link PostBody}): 413 over server.max_body_bytes, 417 for an expectation
-   * other than 100-continue. The connection closes after the answer, on whatever of the body the
+   * other than 100-continue, 408 when it was not complete within server.body_timeout_ms. The connection closes after the answer, on whatever of the body the
    * client still sends.
    */
   private void refuseBody(HttpServerRequest req, int status) {
-    String message = status == 413
-        ? "Payload Too Large: the body exceeds server.max_body_bytes (" + server.maxBodyBytes() + " bytes)"
-        : "Expectation Failed: only Expect: 100-continue is supported";
-    TransportLog.error("http", req.getHeader("Mcp-Session-Id"), status == 413 ? "too_large" : "expectation", message);
+    String message = switch (status) {
+      case 413 -> "Payload Too Large: the body exceeds server.max_body_bytes (" + server.maxBodyBytes() + " bytes)";
+      case 408 -> "Request Timeout: the body was not complete within server.body_timeout_ms ("
+          + server.bodyTimeoutMs() + " ms)";
+      default -> "Expectation Failed: only Expect: 100-continue is supported";
+    };
+    TransportLog.error("http", req.getHeader("Mcp-Session-Id"),
+        status == 413 ? "too_large" : status == 408 ? "body_timeout" : "expectation", message);
+    if (req.response().ended() || req.response().closed()) {
+      return;
+    }
     metrics.httpRequest("POST", status);
     JsonAnswer.end(req.response().putHeader("Connection", "close"), status, JsonRpc.error(null, -32000, message))
         .onComplete(ar -> req.connection().close());

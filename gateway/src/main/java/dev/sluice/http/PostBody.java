@@ -13,31 +13,44 @@ import java.util.function.IntConsumer;
  * bytes do, is handed on as Vert.x delivered it, with no second buffer; a larger one is joined. A
  * declared Content-Length over the limit is refused before anything is read; a chunked body as
  * soon as it passes the limit, and the rest of it is ignored. {@code Expect: 100-continue} is
- * answered as the web router's body handler answered it.
+ * answered as the web router's body handler answered it. A body still incomplete at its deadline
+ * ({@link InFlight}) is refused too, so a client that trickles bytes or stops halfway holds neither
+ * the buffer nor the connection.
  */
 final class PostBody implements Handler<Buffer> {
+
+  /** A buffer joining several chunks starts no larger than this, whatever Content-Length claims. */
+  static final int FIRST_JOIN_BYTES = 64 * 1024;
 
   private final long limit;
   private final int declared;
   private final Handler<Buffer> whole;
   private final IntConsumer refuse;
+  private final InFlight inFlight;
   private Buffer first;
   private Buffer joined;
   private long size;
-  private boolean refused;
+  private boolean done;
+  // the in-flight list's links: oldest first
+  private PostBody prev;
+  private PostBody next;
+  private boolean linked;
+  private long startedMs;
 
-  private PostBody(long limit, int declared, Handler<Buffer> whole, IntConsumer refuse) {
+  private PostBody(long limit, int declared, InFlight inFlight, Handler<Buffer> whole, IntConsumer refuse) {
     this.limit = limit;
     this.declared = declared;
+    this.inFlight = inFlight;
     this.whole = whole;
     this.refuse = refuse;
   }
 
   /**
    * Calls {@code whole} with the body once it has all arrived, or instead {@code refuse} once with
-   * the status to answer: 413 (over the limit) or 417 (an Expect other than 100-continue).
+   * the status to answer: 413 (over the limit), 417 (an Expect other than 100-continue) or 408 (not
+   * complete by the deadline of {@code inFlight}).
    */
-  static void read(HttpServerRequest req, long limit, Handler<Buffer> whole, IntConsumer refuse) {
+  static void read(HttpServerRequest req, long limit, InFlight inFlight, Handler<Buffer> whole, IntConsumer refuse) {
     long declared = contentLength(req);
     if (declared > limit) {
       refuse.accept(413);
@@ -54,9 +67,12 @@ final class PostBody implements Handler<Buffer> {
         req.response().writeContinue();
       }
     }
-    PostBody body = new PostBody(limit, (int) Math.max(0, declared), whole, refuse);
+    PostBody body = new PostBody(limit, (int) Math.max(0, declared), inFlight, whole, refuse);
+    inFlight.add(body);
     req.handler(body);
     req.endHandler(v -> body.end());
+    // the connection closed before the body ended: nothing to answer, nothing to keep
+    req.exceptionHandler(e -> body.stop());
   }
 
   /** The declared length, or -1 (chunked; Netty already refused a malformed one with 400). */
@@ -74,14 +90,12 @@ final class PostBody implements Handler<Buffer> {
 
   @Override
   public void handle(Buffer chunk) {
-    if (refused) {
+    if (done) {
       return;
     }
     size += chunk.length();
     if (size > limit) {
-      refused = true;
-      first = null;
-      joined = null;
+      stop();
       refuse.accept(413);
       return;
     }
@@ -90,14 +104,98 @@ final class PostBody implements Handler<Buffer> {
       return;
     }
     if (joined == null) {
-      joined = Buffer.buffer((int) Math.max(declared, size)).appendBuffer(first);
+      joined = Buffer.buffer((int) Math.min(FIRST_JOIN_BYTES, Math.max(declared, size))).appendBuffer(first);
     }
     joined.appendBuffer(chunk);
   }
 
   private void end() {
-    if (!refused) {
-      whole.handle(joined != null ? joined : first != null ? first : Buffer.buffer());
+    if (!done) {
+      Buffer body = joined != null ? joined : first != null ? first : Buffer.buffer();
+      stop();
+      whole.handle(body);
+    }
+  }
+
+  /** Reads nothing more and lets go of what it read. */
+  private void stop() {
+    done = true;
+    first = null;
+    joined = null;
+    inFlight.remove(this);
+  }
+
+  private void timedOut() {
+    if (!done) {
+      stop();
+      refuse.accept(408);
+    }
+  }
+
+  /**
+   * The bodies one event loop is still reading, oldest first (a linked list through the bodies
+   * themselves: nothing allocated per request), so the ones past their deadline are found at the
+   * front by a periodic {@link #expire}.
+   */
+  static final class InFlight {
+    private final long timeoutMs;
+    private PostBody head;
+    private PostBody tail;
+    private int size;
+
+    InFlight(long timeoutMs) {
+      this.timeoutMs = timeoutMs;
+    }
+
+    /** How often {@link #expire} should run: a body is refused at most a quarter late. */
+    long sweepEveryMs() {
+      return Math.max(25, Math.min(1_000, timeoutMs / 4));
+    }
+
+    int size() {
+      return size;
+    }
+
+    private void add(PostBody b) {
+      b.startedMs = System.currentTimeMillis();
+      b.prev = tail;
+      if (tail == null) {
+        head = b;
+      } else {
+        tail.next = b;
+      }
+      tail = b;
+      b.linked = true;
+      size++;
+    }
+
+    private void remove(PostBody b) {
+      if (!b.linked) {
+        return;
+      }
+      if (b.prev == null) {
+        head = b.next;
+      } else {
+        b.prev.next = b.next;
+      }
+      if (b.next == null) {
+        tail = b.prev;
+      } else {
+        b.next.prev = b.prev;
+      }
+      b.prev = null;
+      b.next = null;
+      b.linked = false;
+      size--;
+    }
+
+    /** Refuses (408) every body read for {@code timeoutMs} or longer. */
+    void expire(long nowMs) {
+      while (head != null && nowMs - head.startedMs >= timeoutMs) {
+        PostBody late = head;
+        remove(late);
+        late.timedOut();
+      }
     }
   }
 }

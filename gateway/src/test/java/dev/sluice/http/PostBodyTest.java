@@ -123,6 +123,28 @@ class PostBodyTest {
     assertTrue(HttpVerticle.isMcpPath("/mcp") && HttpVerticle.isMcpPath("/./mcp/") && !HttpVerticle.isMcpPath("/"));
   }
 
+  @Test
+  void aBodyNotCompleteByItsDeadlineIs408AndItsConnectionCloses(@TempDir Path dir) throws Exception {
+    try (TestGateway quick = TestGateway.start(TestGateway.config(ServerConfig.defaults().withBodyTimeoutMs(400),
+        List.of(), dir), null)) {
+      java.net.URI at = java.net.URI.create(quick.url());
+      byte[] body = initialize().getBytes(StandardCharsets.UTF_8);
+      String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + at.getPort() + "\r\nContent-Type: application/json"
+          + "\r\nAccept: application/json, text/event-stream\r\nContent-Length: " + body.length;
+      long started = System.nanoTime();
+      // half the body, then silence: the answer comes, and the connection closes (send reads to EOF)
+      String stalled = RawHttp.send(at, head, 0, Arrays.copyOf(body, body.length / 2));
+      long tookMs = (System.nanoTime() - started) / 1_000_000;
+      assertEquals(408, status(stalled), stalled);
+      assertTrue(stalled.contains("server.body_timeout_ms (400 ms)"), stalled);
+      assertTrue(tookMs >= 400 && tookMs < 5_000, "answered after " + tookMs + " ms");
+      // a body trickled in within the deadline is read
+      byte[][] pieces = {Arrays.copyOfRange(body, 0, 20), Arrays.copyOfRange(body, 20, body.length)};
+      String trickled = RawHttp.send(at, head + "\r\nConnection: close", 100, pieces);
+      assertEquals(200, status(trickled), trickled);
+    }
+  }
+
   private static byte[] chunk(byte[] data) {
     byte[] head = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
     byte[] out = new byte[head.length + data.length + 2];

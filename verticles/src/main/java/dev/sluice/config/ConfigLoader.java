@@ -33,7 +33,7 @@ public final class ConfigLoader {
       "approved_queries_dir", "connections", "cluster");
   private static final Set<String> SERVER = new LinkedHashSet<>(List.of("host", "port", "token", "allowed_hosts",
       "allowed_origins", "max_body_bytes", "session_idle_timeout_ms", "sse_replay_events", "slow_call_ms",
-      "max_sessions", "drain_timeout_ms", "event_loops"));
+      "max_sessions", "drain_timeout_ms", "event_loops", "body_timeout_ms"));
   private static final Set<String> STATE = new LinkedHashSet<>(List.of("dir", "store", "postgres_url",
       "postgres_table", "lease_ms"));
   private static final Set<String> CLUSTER = new LinkedHashSet<>(List.of("enabled", "name", "host", "port", "members",
@@ -223,7 +223,8 @@ public final class ConfigLoader {
         num(o, s, "server", "slow_call_ms", ServerConfig.DEFAULT_SLOW_CALL_MS, 1, Long.MAX_VALUE),
         (int) num(o, s, "server", "max_sessions", ServerConfig.DEFAULT_MAX_SESSIONS, 1, 1_000_000),
         num(o, s, "server", "drain_timeout_ms", ServerConfig.DEFAULT_DRAIN_TIMEOUT_MS, 0, 3_600_000),
-        (int) num(o, s, "server", "event_loops", ServerConfig.AUTO_EVENT_LOOPS, 0, 1_024));
+        (int) num(o, s, "server", "event_loops", ServerConfig.AUTO_EVENT_LOOPS, 0, 1_024),
+        num(o, s, "server", "body_timeout_ms", ServerConfig.DEFAULT_BODY_TIMEOUT_MS, 100, 3_600_000));
   }
 
   private static List<ConnectionConfig> connections(List<ConfigNode> nodes, Path baseDir) {

@@ -17,6 +17,7 @@ import java.util.List;
  * @param maxSessions open sessions allowed on this node before initialize answers 503
  * @param drainTimeoutMs on a graceful stop, how long in-flight calls may run on before they are cancelled
  * @param eventLoops Vert.x event loops of a node that owns its Vert.x; 0: half the processors, at least one
+ * @param bodyTimeoutMs a POST body not complete this long after its headers is answered 408
  */
 public record ServerConfig(
     String host,
@@ -30,7 +31,8 @@ public record ServerConfig(
     long slowCallMs,
     int maxSessions,
     long drainTimeoutMs,
-    int eventLoops) {
+    int eventLoops,
+    long bodyTimeoutMs) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 7878;
@@ -41,28 +43,38 @@ public record ServerConfig(
   public static final long DEFAULT_SLOW_CALL_MS = 10_000;
   public static final int DEFAULT_MAX_SESSIONS = 20_000;
   public static final long DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+  public static final long DEFAULT_BODY_TIMEOUT_MS = 30_000;
   /** Chosen per machine: {@link #resolvedEventLoops()}. */
   public static final int AUTO_EVENT_LOOPS = 0;
 
   public static ServerConfig defaults() {
     return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, null, List.of(), List.of(),
         DEFAULT_MAX_BODY_BYTES, DEFAULT_SESSION_IDLE_TIMEOUT_MS, DEFAULT_SSE_REPLAY_EVENTS,
-        DEFAULT_SLOW_CALL_MS, DEFAULT_MAX_SESSIONS, DEFAULT_DRAIN_TIMEOUT_MS, AUTO_EVENT_LOOPS);
+        DEFAULT_SLOW_CALL_MS, DEFAULT_MAX_SESSIONS, DEFAULT_DRAIN_TIMEOUT_MS, AUTO_EVENT_LOOPS,
+        DEFAULT_BODY_TIMEOUT_MS);
   }
 
   public ServerConfig withPort(int newPort) {
     return new ServerConfig(host, newPort, token, allowedHosts, allowedOrigins, maxBodyBytes,
-        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops);
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops,
+        bodyTimeoutMs);
   }
 
   public ServerConfig withToken(String newToken) {
     return new ServerConfig(host, port, newToken, allowedHosts, allowedOrigins, maxBodyBytes,
-        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops);
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops,
+        bodyTimeoutMs);
+  }
+
+  public ServerConfig withBodyTimeoutMs(long ms) {
+    return new ServerConfig(host, port, token, allowedHosts, allowedOrigins, maxBodyBytes,
+        sessionIdleTimeoutMs, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops, ms);
   }
 
   public ServerConfig withSessionIdleTimeoutMs(long ms) {
     return new ServerConfig(host, port, token, allowedHosts, allowedOrigins, maxBodyBytes,
-        ms, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops);
+        ms, sseReplayEvents, slowCallMs, maxSessions, drainTimeoutMs, eventLoops,
+        bodyTimeoutMs);
   }
 
   /**
@@ -83,6 +95,7 @@ public record ServerConfig(
         + ", allowedHosts=" + allowedHosts + ", allowedOrigins=" + allowedOrigins
         + ", maxBodyBytes=" + maxBodyBytes + ", sessionIdleTimeoutMs=" + sessionIdleTimeoutMs
         + ", sseReplayEvents=" + sseReplayEvents + ", slowCallMs=" + slowCallMs
-        + ", maxSessions=" + maxSessions + ", drainTimeoutMs=" + drainTimeoutMs + ", eventLoops=" + eventLoops + "]";
+        + ", maxSessions=" + maxSessions + ", drainTimeoutMs=" + drainTimeoutMs + ", eventLoops=" + eventLoops
+        + ", bodyTimeoutMs=" + bodyTimeoutMs + "]";
   }
 }

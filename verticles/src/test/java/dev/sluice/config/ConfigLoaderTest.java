@@ -129,10 +129,18 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aBodyHasThirtySecondsUnlessSet() {
+    assertEquals(30_000, yaml("server:\n  port: 0\n", Map.of()).server().bodyTimeoutMs());
+    assertEquals(2_000, yaml("server:\n  body_timeout_ms: 2000\n", Map.of()).server().bodyTimeoutMs());
+    assertTrue(error("server:\n  body_timeout_ms: 10\n").startsWith("server.body_timeout_ms"),
+        error("server:\n  body_timeout_ms: 10\n"));
+  }
+
+  @Test
   void unknownKeySuggestsTheRightOne() {
     assertEquals("server.prot: unknown key; did you mean port? (known keys here: host, port, token, allowed_hosts,"
         + " allowed_origins, max_body_bytes, session_idle_timeout_ms, sse_replay_events, slow_call_ms, max_sessions,"
-        + " drain_timeout_ms, event_loops)",
+        + " drain_timeout_ms, event_loops, body_timeout_ms)",
         error("server:\n  prot: 1\n"));
     assertTrue(error("connections:\n  - id: a\n    driver: sqlite\n    path: x\n    query_timeout: 5\n")
         .startsWith("connections[0].query_timeout: unknown key; did you mean query_timeout_ms?"));

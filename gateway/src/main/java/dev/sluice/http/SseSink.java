@@ -49,7 +49,8 @@ final class SseSink {
   private final Context context;
   /** Where events that can wait a little wait for their write. */
   private final SseFlushTick tick;
-  private final ArrayDeque<Buffer> pending = new ArrayDeque<>();
+  /** Made with the first event: most POSTs that could stream answer plain JSON and never need it. */
+  private ArrayDeque<Buffer> pending;
   private boolean started;
   private boolean endRequested;
   private boolean closed;
@@ -124,7 +125,7 @@ final class SseSink {
       return;
     }
     keepAliveDueMs = nowMs + KEEPALIVE_MS;
-    if (started && pending.isEmpty()) {
+    if (started && nothingPending()) {
       enqueue(Buffer.buffer(": keepalive\n\n"), true);
     }
   }
@@ -143,17 +144,24 @@ final class SseSink {
 
   void markClosed() {
     closed = true;
-    pending.clear();
+    pending = null;
+  }
+
+  private boolean nothingPending() {
+    return pending == null || pending.isEmpty();
   }
 
   private void enqueue(Buffer b, boolean now) {
     if (closed) {
       return;
     }
+    if (pending == null) {
+      pending = new ArrayDeque<>(8);
+    }
     pending.addLast(b);
     if (pending.size() > MAX_PENDING) {
       closed = true;
-      pending.clear();
+      pending = null;
       TransportLog.error("http", null, "slow_consumer", "an SSE client fell " + MAX_PENDING
           + " events behind; its stream was reset (it may resume with Last-Event-ID)");
       response.reset();
@@ -199,7 +207,7 @@ final class SseSink {
       return;
     }
     Buffer batch = null;
-    if (!pending.isEmpty() && !response.writeQueueFull()) {
+    if (!nothingPending() && !response.writeQueueFull()) {
       batch = pending.removeFirst();
       if (!pending.isEmpty()) {
         batch = batch.copy();
@@ -208,7 +216,7 @@ final class SseSink {
         }
       }
     }
-    if (pending.isEmpty() && endRequested) {
+    if (nothingPending() && endRequested) {
       closed = true;
       if (batch == null) {
         response.end();

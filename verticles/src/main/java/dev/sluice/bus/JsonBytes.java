@@ -171,40 +171,87 @@ public final class JsonBytes {
 
   private static final ThreadLocal<ByteBufWriter> POOLED_WRITER = ThreadLocal.withInitial(ByteBufWriter::new);
 
-  /** One generator over a sink whose target buffer changes per value. */
-  private static final class ByteBufWriter extends java.io.OutputStream {
-    private ByteBuf target;
+  /**
+   * One generator kept for value after value (a generator, its context and its buffers were a
+   * third of what writing one small value allocated); a value it cannot write (a POJO) is rewound
+   * and written by databind instead, and the next value gets a new generator.
+   */
+  private abstract static class ReusedGenerator {
     private JsonGenerator g;
 
-    void write(Object json, ByteBuf into) {
-      target = into;
-      int mark = into.writerIndex();
+    /** Where the generator writes. */
+    abstract java.io.OutputStream sink();
+
+    /** The output's length now. */
+    abstract int mark();
+
+    /** Drops what was written after {@code mark}. */
+    abstract void rewind(int mark);
+
+    /** Appends bytes written some other way. */
+    abstract void append(byte[] bytes);
+
+    final void writeValue(Object json) {
+      int mark = mark();
       try {
         if (g == null) {
-          g = LINES.createGenerator(this, JsonEncoding.UTF8);
+          g = LINES.createGenerator(sink(), JsonEncoding.UTF8);
         }
         encode(json, g);
         g.flush();
       } catch (EncodeException | IOException notATree) {
-        g = null; // left inside the value it failed on; the next value gets a new one
-        into.writerIndex(mark);
+        g = null; // left inside the value it failed on
+        rewind(mark);
         if (notATree instanceof IOException io) {
           throw new UncheckedIOException(io);
         }
-        into.writeBytes(((BufferInternal) Json.encodeToBuffer(json)).getByteBuf());
+        append(Json.encodeToBuffer(json).getBytes());
+      }
+    }
+  }
+
+  /** A generator over a sink whose target buffer changes per value. */
+  private static final class ByteBufWriter extends ReusedGenerator {
+    private ByteBuf target;
+    private final java.io.OutputStream sink = new java.io.OutputStream() {
+      @Override
+      public void write(int b) {
+        target.writeByte(b);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        target.writeBytes(b, off, len);
+      }
+    };
+
+    void write(Object json, ByteBuf into) {
+      target = into;
+      try {
+        writeValue(json);
       } finally {
         target = null;
       }
     }
 
     @Override
-    public void write(int b) {
-      target.writeByte(b);
+    java.io.OutputStream sink() {
+      return sink;
     }
 
     @Override
-    public void write(byte[] b, int off, int len) {
-      target.writeBytes(b, off, len);
+    int mark() {
+      return target.writerIndex();
+    }
+
+    @Override
+    void rewind(int mark) {
+      target.writerIndex(mark);
+    }
+
+    @Override
+    void append(byte[] bytes) {
+      target.writeBytes(bytes);
     }
   }
 
@@ -250,9 +297,8 @@ public final class JsonBytes {
    * writes many: the audit writer), instead of a generator per value: the generator, its context
    * and its buffers were a third of what writing one audit record allocated. Not thread-safe.
    */
-  public static final class Writer {
+  public static final class Writer extends ReusedGenerator {
     private final ByteArrayOutputStream out;
-    private JsonGenerator g;
 
     public Writer(ByteArrayOutputStream out) {
       this.out = out;
@@ -260,23 +306,29 @@ public final class JsonBytes {
 
     /** Appends the JSON of {@code json} to the stream, as {@link JsonBytes#write} does. */
     public void write(Object json) {
-      int mark = out.size();
-      try {
-        if (g == null) {
-          g = LINES.createGenerator(out, JsonEncoding.UTF8);
-        }
-        encode(json, g);
-        g.flush();
-      } catch (EncodeException | IOException notATree) {
-        g = null; // left inside the value it failed on; the next value gets a new one
-        byte[] kept = java.util.Arrays.copyOf(out.toByteArray(), mark);
-        out.reset();
-        out.writeBytes(kept);
-        if (notATree instanceof IOException io) {
-          throw new UncheckedIOException(io);
-        }
-        out.writeBytes(Json.encodeToBuffer(json).getBytes());
-      }
+      writeValue(json);
+    }
+
+    @Override
+    java.io.OutputStream sink() {
+      return out;
+    }
+
+    @Override
+    int mark() {
+      return out.size();
+    }
+
+    @Override
+    void rewind(int mark) {
+      byte[] kept = java.util.Arrays.copyOf(out.toByteArray(), mark);
+      out.reset();
+      out.writeBytes(kept);
+    }
+
+    @Override
+    void append(byte[] bytes) {
+      out.writeBytes(bytes);
     }
   }
 

@@ -125,6 +125,9 @@ public final class HttpVerticle extends VerticleBase {
     Future<Void> consoleMounted = console.mount(router);
     // cluster-wide: a session owned by another node streams its events back here
     eventConsumer = vertx.eventBus().consumer(streamAddress, this::streamEvent);
+    // and this node's shards hand them over without the bus
+    dev.sluice.mcp.EventStream.HTTP.register(vertx, streamAddress, context,
+        ev -> streamEvent(ev.getString("streamId"), ev));
     vertx.eventBus().<String>localConsumer(McpBus.NODE_LEFT, m -> ownerLeft(m.body()));
     vertx.eventBus().<String>localConsumer(McpBus.NODE_JOINED, m -> goneNodes.remove(m.body()));
     keepAliveTimer = vertx.setPeriodic(SseSink.KEEPALIVE_TICK_MS, t -> {
@@ -159,6 +162,7 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    dev.sluice.mcp.EventStream.HTTP.unregister(vertx, streamAddress);
     vertx.cancelTimer(keepAliveTimer);
     vertx.cancelTimer(bodySweep);
     if (console != null) {

@@ -1,7 +1,8 @@
 package dev.sluice.mcp;
 
 import dev.sluice.bus.ByReferenceJson;
-import io.vertx.core.eventbus.EventBus;
+import dev.sluice.bus.LocalReceivers;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -12,7 +13,7 @@ import java.util.Deque;
  * Last-Event-ID gets what it missed on that stream (and only that stream). Owned by one session
  * shard; not thread-safe.
  */
-final class EventStream {
+public final class EventStream {
 
   private final String key;
   private final int capacity;
@@ -54,14 +55,14 @@ final class EventStream {
   }
 
   /** Records the event and delivers it if a client is attached. */
-  void emit(EventBus bus, JsonObject message) {
+  void emit(Vertx vertx, JsonObject message) {
     String id = key + "_" + (++seq);
     buffer.addLast(new Object[] {seq, message});
     if (buffer.size() > capacity) {
       buffer.removeFirst();
     }
     if (targetAddress != null) {
-      deliver(bus, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
+      deliver(vertx, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
           .put("message", message));
     }
   }
@@ -70,27 +71,27 @@ final class EventStream {
    * SSE polling (2025-11-25, SEP-1699): an event with an id and no data, so the client has an id
    * to resume from even before the first real message, plus the reconnect delay it should use.
    */
-  void prime(EventBus bus, long retryMs) {
+  void prime(Vertx vertx, long retryMs) {
     String id = key + "_" + (++seq);
     if (targetAddress != null) {
-      deliver(bus, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
+      deliver(vertx, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
           .put("retryMs", retryMs));
     }
   }
 
   /** Closes the client's connection but keeps the stream open for a Last-Event-ID resume. */
-  void disconnect(EventBus bus) {
+  void disconnect(Vertx vertx) {
     if (targetAddress != null) {
-      deliver(bus, new JsonObject().put("streamId", targetStreamId).put("end", true));
+      deliver(vertx, new JsonObject().put("streamId", targetStreamId).put("end", true));
       detach();
     }
   }
 
   /** Marks the stream complete; tells an attached client to close. */
-  void end(EventBus bus) {
+  void end(Vertx vertx) {
     ended = true;
     if (targetAddress != null) {
-      deliver(bus, new JsonObject().put("streamId", targetStreamId).put("end", true));
+      deliver(vertx, new JsonObject().put("streamId", targetStreamId).put("end", true));
       detach();
     }
   }
@@ -99,23 +100,34 @@ final class EventStream {
    * Sends every buffered event after {@code afterSeq} to the (newly) attached client; ends it too
    * if the stream already completed.
    */
-  void replay(EventBus bus, long afterSeq) {
+  void replay(Vertx vertx, long afterSeq) {
     for (Object[] e : buffer) {
       long s = (Long) e[0];
       if (s > afterSeq) {
-        deliver(bus, new JsonObject().put("streamId", targetStreamId)
+        deliver(vertx, new JsonObject().put("streamId", targetStreamId)
             .put("eventId", key + "_" + s).put("message", e[1]));
       }
     }
     if (ended) {
-      end(bus);
+      end(vertx);
     }
   }
 
-  /** To the attached client's HTTP verticle, by reference: an event is never changed once sent. */
-  private void deliver(EventBus bus, JsonObject event) {
-    bus.send(targetAddress, event, ByReferenceJson.options());
+  /**
+   * To the attached client's HTTP verticle: handed over if it is on this node ({@link #HTTP}),
+   * else over the bus; by reference either way, since an event is never changed once sent.
+   */
+  private void deliver(Vertx vertx, JsonObject event) {
+    if (!HTTP.deliver(vertx, targetAddress, event)) {
+      vertx.eventBus().send(targetAddress, event, ByReferenceJson.options());
+    }
   }
+
+  /**
+   * This node's HTTP verticles, by their stream address: a POST's events (priming, progress, the
+   * result, the end) were five event-bus messages per streamed call.
+   */
+  public static final LocalReceivers HTTP = new LocalReceivers();
 
   /** Parses {@code <key>_<seq>}; null when malformed. */
   static Object[] parseEventId(String eventId) {

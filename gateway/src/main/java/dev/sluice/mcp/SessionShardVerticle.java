@@ -248,17 +248,17 @@ public final class SessionShardVerticle extends VerticleBase {
       stream.attach(req.getString("target"), req.getString("streamId"));
       msg.replyByReference(JsonFields.object(2).put("status", 200).put("sse", true));
       if (ProtocolRevision.ssePriming(session.protocolVersion)) {
-        stream.prime(vertx.eventBus(), SSE_RETRY_MS);
+        stream.prime(vertx, SSE_RETRY_MS);
       }
       List<Future<JsonObject>> all = new ArrayList<>();
       for (JsonObject r : requests) {
         all.add(dispatcher.request(session, r, stream).onSuccess(resp -> {
           if (resp != null) {
-            stream.emit(vertx.eventBus(), resp);
+            stream.emit(vertx, resp);
           }
         }));
       }
-      Future.join(all).onComplete(ar -> stream.end(vertx.eventBus()));
+      Future.join(all).onComplete(ar -> stream.end(vertx));
       return;
     }
     List<Future<JsonObject>> all = new ArrayList<>();
@@ -374,19 +374,19 @@ public final class SessionShardVerticle extends VerticleBase {
       resume = null;
     } else if (stream.attached()) {
       // a resume replaces a connection the server has not yet noticed is gone
-      stream.end(vertx.eventBus());
+      stream.end(vertx);
     }
     stream.attach(target, streamId);
     msg.reply(new JsonObject().put("status", 200));
     if (resume != null) {
-      stream.replay(vertx.eventBus(), (Long) resume[1]);
+      stream.replay(vertx, (Long) resume[1]);
     }
   }
 
   private void broadcastListChanged() {
     JsonObject n = JsonRpc.notification("notifications/tools/list_changed", null);
     for (Session s : sessions.values()) {
-      s.getStream().emit(vertx.eventBus(), n);
+      s.getStream().emit(vertx, n);
     }
   }
 
@@ -394,7 +394,7 @@ public final class SessionShardVerticle extends VerticleBase {
   void notifySession(String sessionId, JsonObject notification) {
     Session s = sessions.get(sessionId);
     if (s != null) {
-      s.getStream().emit(vertx.eventBus(), notification);
+      s.getStream().emit(vertx, notification);
     }
   }
 
@@ -420,7 +420,7 @@ public final class SessionShardVerticle extends VerticleBase {
     new ArrayList<>(s.inFlight.values()).forEach(ToolCall::cancel);
     for (EventStream stream : s.allStreams()) {
       if (stream.attached()) {
-        stream.end(vertx.eventBus());
+        stream.end(vertx);
       }
     }
   }

@@ -52,7 +52,7 @@ final class ToolCall extends RunningCall {
     // JSON-mode calls have no stream of their own: such notifications are dropped, as the
     // transport spec ties request-related messages to the request's SSE stream
     if (stream != null && !stream.ended()) {
-      stream.emit(vertx.eventBus(), notification);
+      stream.emit(vertx, notification);
     }
   }
 
@@ -86,14 +86,14 @@ final class ToolCall extends RunningCall {
         .put("params", params);
     // a request of this call travels on the call's stream; without one, on the GET stream
     EventStream target = stream != null && !stream.ended() ? stream : session.getStream();
-    target.emit(vertx.eventBus(), request);
+    target.emit(vertx, request);
     return p.future().onComplete(ar -> vertx.cancelTimer(timer));
   }
 
   @Override
   public void disconnectStream() {
     if (stream != null) {
-      stream.disconnect(vertx.eventBus());
+      stream.disconnect(vertx);
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.sluice.sql;
 
-import dev.sluice.bus.NodeLocal;
+import dev.sluice.bus.LocalReceivers;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -9,39 +9,28 @@ import io.vertx.core.json.JsonObject;
 /**
  * The receivers of executor progress on this node, by their progress address. A call reports
  * three stages (validating, executing, rows fetched); sent over the event bus each was a message
- * with its delivery objects, handed over directly each is one task on the receiver's context, the
- * same kind of task the bus would have queued there, so stages and the answer keep their order.
- * Progress for a receiver on another node, or one not registered, still goes over the bus.
+ * with its delivery objects, handed over directly ({@link LocalReceivers}) each is one task on the
+ * receiver's context, so stages and the answer keep their order. Progress for a receiver on
+ * another node, or one not registered, still goes over the bus.
  */
 public final class LocalProgress {
 
-  private record Receiver(Context context, Handler<JsonObject> handler) {
-  }
-
-  private static final NodeLocal<String, Receiver> RECEIVERS = new NodeLocal<>();
+  private static final LocalReceivers RECEIVERS = new LocalReceivers();
 
   private LocalProgress() {
   }
 
   /** {@code handler} takes the progress sent to {@code address} on this node, on {@code context}. */
   public static void register(Vertx vertx, String address, Context context, Handler<JsonObject> handler) {
-    RECEIVERS.register(vertx, address, new Receiver(context, handler));
+    RECEIVERS.register(vertx, address, context, handler);
   }
 
   public static void unregister(Vertx vertx, String address) {
-    Receiver r = RECEIVERS.get(vertx, address);
-    if (r != null) {
-      RECEIVERS.unregister(vertx, address, r);
-    }
+    RECEIVERS.unregister(vertx, address);
   }
 
   /** Hands {@code progress} to the receiver of {@code address} on this node; false when there is none. */
   static boolean deliver(Vertx vertx, String address, JsonObject progress) {
-    Receiver r = RECEIVERS.get(vertx, address);
-    if (r == null) {
-      return false;
-    }
-    r.context().runOnContext(v -> r.handler().handle(progress));
-    return true;
+    return RECEIVERS.deliver(vertx, address, progress);
   }
 }

@@ -99,6 +99,19 @@ class PostBodyTest {
   }
 
   @Test
+  void aClientStillSendingItsOversizedBodyReadsThe413() throws Exception {
+    // the whole body, at full speed, after the server has answered: closing on its unread bytes
+    // would reset the connection and the client could lose the answer
+    long limit = ServerConfig.defaults().maxBodyBytes();
+    byte[] whole = new byte[(int) limit + 1024];
+    Arrays.fill(whole, (byte) ' ');
+    for (int i = 0; i < 3; i++) {
+      String answer = RawHttp.send(uri(), head("/mcp", "Content-Length: " + whole.length), 0, whole);
+      assertEquals(413, status(answer), answer);
+    }
+  }
+
+  @Test
   void expectContinueIsAnsweredAndOtherExpectationsAre417() throws Exception {
     byte[] body = initialize().getBytes(StandardCharsets.UTF_8);
     String answer = RawHttp.send(uri(), head("/mcp", "Content-Length: " + body.length, "Expect: 100-continue"),

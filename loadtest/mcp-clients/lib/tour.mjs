@@ -87,8 +87,7 @@ export async function runTour(tourFile, connect) {
 
   async function run(step) {
     const retry = step.retryWhile || step.retryWhileText || step.until;
-    // a time budget, not a count: on a loaded CI machine a scan that gives up on an unreachable
-    // server took over 30 s, and a count of 300 quick retries ran out first
+    // a time budget, not a count: how long a count of quick retries lasts depends on the machine
     const deadline = Date.now() + RETRY_BUDGET_MS;
     for (;;) {
       const outcome = await invoke(step);

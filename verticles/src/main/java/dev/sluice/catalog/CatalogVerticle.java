@@ -6,6 +6,7 @@ import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.ExecutorSupport;
 import dev.sluice.sql.SqlError;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
@@ -55,14 +56,16 @@ public final class CatalogVerticle extends VerticleBase {
     Future<Void> scan = ExecutorSupport.consume(vertx, CatalogBus.SCAN, req -> scan(req.getString("connectionId")));
     Future<Void> status = ExecutorSupport.consume(vertx, CatalogBus.STATUS,
         req -> Future.succeededFuture(status(req.getString("connectionId"))));
-    return Future.all(scan, status).onSuccess(v -> {
+    // Future.all completes on whichever thread completed its last part: the scans and their
+    // bookkeeping (running, last) belong on this verticle's context, where their answers arrive
+    return Future.all(scan, status).onSuccess(v -> context.runOnContext(x -> {
       if (settings.scanOnStart()) {
         scanAll();
       }
       if (settings.scanIntervalMs() > 0) {
         timer = vertx.setPeriodic(settings.scanIntervalMs(), id -> scanAll());
       }
-    });
+    }));
   }
 
   @Override
@@ -88,9 +91,14 @@ public final class CatalogVerticle extends VerticleBase {
       return now.result();
     }
     CatalogScanner scanner = new CatalogScanner(vertx, c, settings);
+    // registered before the scan starts, so that a scan over before this method returns does not
+    // leave an entry behind that reads as "scanning" for good
+    Promise<JsonObject> outcome = Promise.promise();
+    Running run = new Running(scanner, outcome.future());
+    running.put(connectionId, run);
     // Nodes sharing a store scan a connection one at a time (a cluster-wide lock): they would only
     // write the same snapshot twice. Nodes with their own directories each need their own scan.
-    Future<JsonObject> result = (store.shared()
+    (store.shared()
         ? vertx.sharedData().getLockWithTimeout(LOCK_PREFIX + connectionId, 1)
         : vertx.sharedData().getLocalLockWithTimeout(LOCK_PREFIX + connectionId, 1))
         .recover(busy -> Future.failedFuture(new SqlError(ErrorType.BUSY, "a catalog scan of '" + connectionId
@@ -102,7 +110,7 @@ public final class CatalogVerticle extends VerticleBase {
             }))
             .onComplete(ar -> lock.release()))
         .onComplete(ar -> {
-          running.remove(connectionId);
+          running.remove(connectionId, run);
           JsonObject record = new JsonObject().put("lastFinishedAt", Instant.now().toString());
           if (ar.succeeded()) {
             record.put("lastSyncId", ar.result().getString("syncId"));
@@ -119,9 +127,9 @@ public final class CatalogVerticle extends VerticleBase {
             }
           }
           last.put(connectionId, record);
-        });
-    running.put(connectionId, new Running(scanner, result));
-    return result;
+        })
+        .onComplete(outcome);
+    return outcome.future();
   }
 
   static JsonObject summary(CatalogSnapshot s) {

@@ -37,8 +37,7 @@ import java.util.Map;
 public final class JsonBytes {
 
   private static final JacksonCodec STREAMING = new JacksonCodec();
-  private static final JsonFactory FACTORY = new JsonFactory();
-  /** For {@link Writer}: values one after another, nothing written between them. */
+  /** For the kept generators ({@link ReusedGenerator}): values one after another, nothing between them. */
   private static final JsonFactory LINES = new JsonFactory().setRootValueSeparator(null);
   /** Reads as Vert.x's codec reads (it allows comments), with Jackson's default limits. */
   private static final JsonFactory PARSING = JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
@@ -298,7 +297,19 @@ public final class JsonBytes {
    * and its buffers were a third of what writing one audit record allocated. Not thread-safe.
    */
   public static final class Writer extends ReusedGenerator {
-    private final ByteArrayOutputStream out;
+    private ByteArrayOutputStream out;
+    /** Forwards to {@link #out}: the generator is made once, the stream it fills may change. */
+    private final java.io.OutputStream sink = new java.io.OutputStream() {
+      @Override
+      public void write(int b) {
+        out.write(b);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        out.write(b, off, len);
+      }
+    };
 
     public Writer(ByteArrayOutputStream out) {
       this.out = out;
@@ -309,9 +320,19 @@ public final class JsonBytes {
       writeValue(json);
     }
 
+    /** Appends the JSON of {@code json} to {@code into} (this thread's writer, for {@link JsonBytes#write}). */
+    private void write(Object json, ByteArrayOutputStream into) {
+      out = into;
+      try {
+        writeValue(json);
+      } finally {
+        out = null;
+      }
+    }
+
     @Override
     java.io.OutputStream sink() {
-      return out;
+      return sink;
     }
 
     @Override
@@ -332,20 +353,15 @@ public final class JsonBytes {
     }
   }
 
-  /** Appends the JSON of {@code json} to {@code out} (which the caller resets between values). */
+  private static final ThreadLocal<Writer> STREAM_WRITER = ThreadLocal.withInitial(() -> new Writer(null));
+
+  /**
+   * Appends the JSON of {@code json} to {@code out} (which the caller resets between values),
+   * through this thread's kept generator: the per-call writers (a SQLite job line, a call's
+   * logged arguments) made a generator each time.
+   */
   public static void write(Object json, ByteArrayOutputStream out) {
-    int mark = out.size();
-    try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
-      encode(json, g);
-    } catch (EncodeException notATree) {
-      byte[] fallback = Json.encodeToBuffer(json).getBytes();
-      // drop what the streaming encoder wrote before it met the unknown value
-      byte[] kept = java.util.Arrays.copyOf(out.toByteArray(), mark);
-      out.reset();
-      out.writeBytes(kept);
-      out.writeBytes(fallback);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    STREAM_WRITER.get().write(json, out);
   }
+
 }

@@ -205,6 +205,10 @@ public final class JsonBytes {
           throw new UncheckedIOException(io);
         }
         append(Json.encodeToBuffer(json).getBytes());
+      } catch (RuntimeException e) {
+        g = null; // nor may any other failure leave the next value inside this one
+        rewind(mark);
+        throw e;
       }
     }
   }

@@ -141,7 +141,6 @@ final class PostBody implements Handler<Buffer> {
     private final long timeoutMs;
     private PostBody head;
     private PostBody tail;
-    private int size;
 
     InFlight(long timeoutMs) {
       this.timeoutMs = timeoutMs;
@@ -150,10 +149,6 @@ final class PostBody implements Handler<Buffer> {
     /** How often {@link #expire} should run: a body is refused at most a quarter late. */
     long sweepEveryMs() {
       return Math.max(25, Math.min(1_000, timeoutMs / 4));
-    }
-
-    int size() {
-      return size;
     }
 
     private void add(PostBody b) {
@@ -166,7 +161,6 @@ final class PostBody implements Handler<Buffer> {
       }
       tail = b;
       b.linked = true;
-      size++;
     }
 
     private void remove(PostBody b) {
@@ -186,7 +180,6 @@ final class PostBody implements Handler<Buffer> {
       b.prev = null;
       b.next = null;
       b.linked = false;
-      size--;
     }
 
     /** Refuses (408) every body read for {@code timeoutMs} or longer. */

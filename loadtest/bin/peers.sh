@@ -180,7 +180,9 @@ alloc_bytes() {
   [[ "$1" == sluice* ]] || { echo -; return; }
   curl -s "${URL[$1]%/mcp}/metrics" | awk '$1 == "sluice_jvm_allocated_bytes" {printf "%.0f", $2; found = 1} END {if (!found) print "-"}'
 }
-# sys_io PID: "reads writes", the read and write system calls of PID (/proc/PID/io; every peer)
+# sys_io PID: "reads writes", the read and write system calls of PID (/proc/PID/io; every peer).
+# The kernel counts read/readv and write/writev there, not recv/send: on Netty's epoll transport
+# (Sluice since stop 38) a single buffer goes by send and comes by recv, so only its writev show.
 sys_io() { awk '$1 == "syscr:" {r = $2} $1 == "syscw:" {w = $2} END {print r + 0, w + 0}' "/proc/$1/io" 2>/dev/null || echo "0 0"; }
 pg_xacts() { psql -h 127.0.0.1 -U postgres -Atc "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '$PG_DB'"; }
 

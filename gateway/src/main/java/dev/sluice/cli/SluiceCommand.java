@@ -101,6 +101,7 @@ public final class SluiceCommand implements Callable<Integer> {
           + cfg.cluster().members() + ", state " + cfg.state().store() + ")");
     }
     cfg.connections().forEach(c -> out.println("  connection " + c.id() + " (" + c.driver().wireName() + ")"));
+    out.println("  network: " + Gateway.transport(gateway.vertx()));
     out.flush();
     CountDownLatch stopped = new CountDownLatch(1);
     long drainMs = cfg.server().drainTimeoutMs();

@@ -189,7 +189,18 @@ public final class Gateway {
   }
 
   private static VertxOptions vertxOptions(SluiceConfig config) {
-    return new VertxOptions().setEventLoopPoolSize(config.server().resolvedEventLoops());
+    // Netty's epoll transport where its Linux x86-64 native loads (the jar carries it); NIO elsewhere
+    return new VertxOptions().setEventLoopPoolSize(config.server().resolvedEventLoops())
+        .setPreferNativeTransport(true);
+  }
+
+  /** Which network transport a Vert.x instance runs on, and why not the native one when it is not. */
+  public static String transport(Vertx vertx) {
+    if (vertx.isNativeTransportEnabled()) {
+      return "epoll (Netty native)";
+    }
+    Throwable why = vertx.unavailableNativeTransportCause();
+    return "Java NIO" + (why == null ? "" : " (epoll unavailable: " + why.getMessage() + ")");
   }
 
   /** Starts a node on its own Vert.x instance. */

@@ -99,6 +99,12 @@ class CommandLineIT {
       String line = out.readLine();
       assertTrue(line != null && line.matches("Sluice .* serving MCP at http://127\\.0\\.0\\.1:\\d+/mcp"), line);
       String url = line.substring(line.indexOf("http://"));
+      String network = out.readLine();
+      while (network != null && !network.startsWith("  network: ")) {
+        network = out.readLine();
+      }
+      // the jar carries epoll's natives for the Linux machines it ships for; NIO there is a packaging fault
+      assertTrue(network != null && network.equals("  network: epoll (Netty native)"), network);
       HttpResponse<String> health = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create(url.replace("/mcp", "/health"))).build(),
           HttpResponse.BodyHandlers.ofString());

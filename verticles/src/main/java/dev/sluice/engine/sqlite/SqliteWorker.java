@@ -147,46 +147,16 @@ final class SqliteWorker {
     process.destroyForcibly();
   }
 
-  /**
-   * Reads answer lines as bytes and parses each straight from them (no characters decoded, no
-   * String per line), on this worker's reader thread; a line that is not a JSON object is skipped.
-   */
+  /** Answer lines, parsed straight from their bytes on this worker's reader thread ({@link JsonLines}). */
   private void readLines(InputStream in, Context ctx) {
-    byte[] chunk = new byte[8_192];
-    byte[] line = new byte[1_024];
-    int length = 0;
     try (in) {
-      for (int n; (n = in.read(chunk)) >= 0; ) {
-        int start = 0;
-        for (int i = 0; i < n; i++) {
-          if (chunk[i] != '\n') {
-            continue;
-          }
-          line = append(line, length, chunk, start, i - start);
-          length += i - start;
-          answer(line, length, ctx);
-          length = 0;
-          start = i + 1;
-        }
-        line = append(line, length, chunk, start, n - start);
-        length += n - start;
-        if (length == 0 && line.length > 1 << 20) {
-          line = new byte[1_024]; // a large result's line is not kept
-        }
-      }
+      JsonLines.read(in, (line, length) -> answer(line, length, ctx));
     } catch (IOException ignored) {
       // the process is gone; onExit reports it
     }
   }
 
-  private static byte[] append(byte[] line, int length, byte[] from, int offset, int count) {
-    if (length + count > line.length) {
-      line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, length + count));
-    }
-    System.arraycopy(from, offset, line, length, count);
-    return line;
-  }
-
+  /** A line that is not a JSON object is skipped. */
   private void answer(byte[] line, int length, Context ctx) {
     Object parsed;
     try {

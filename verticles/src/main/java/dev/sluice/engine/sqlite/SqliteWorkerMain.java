@@ -3,8 +3,8 @@ package dev.sluice.engine.sqlite;
 import dev.sluice.bus.JsonBytes;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -35,7 +35,7 @@ public final class SqliteWorkerMain {
   private SqliteWorkerMain() {}
 
   public static void main(String[] args) throws Exception {
-    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(FileDescriptor.out), false,
         StandardCharsets.UTF_8);
     watchParent();
     boolean writer = args.length == 2 && WRITE_FLAG.equals(args[1]);
@@ -58,10 +58,12 @@ public final class SqliteWorkerMain {
     }
     emit(out, new JsonObject().put("type", "ready").put("version", version));
     WorkerQuery query = new WorkerQuery(conn, line -> emit(out, line));
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    String line;
-    while ((line = in.readLine()) != null) {
-      JsonObject job = JsonBytes.object(line);
+    // stdin unbuffered: the job lines are split and parsed from their bytes (JsonLines), with no
+    // String per job and no FIONREAD after each read, as System.in's buffer would ask
+    JsonLines.read(new FileInputStream(FileDescriptor.in), (line, length) -> {
+      if (!(JsonBytes.decode(line, 0, length) instanceof JsonObject job)) {
+        throw new io.vertx.core.json.DecodeException("a job line is not a JSON object");
+      }
       try {
         emit(out, query.run(job));
       } catch (OutOfMemoryError oom) {
@@ -70,7 +72,7 @@ public final class SqliteWorkerMain {
             "the query needed more memory than the SQLite worker's heap allows; aggregate or filter more")));
         System.exit(3);
       }
-    }
+    });
     // stdin closed: the gateway is gone or done with us
     System.exit(0);
   }

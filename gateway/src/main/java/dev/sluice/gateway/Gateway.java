@@ -189,7 +189,7 @@ public final class Gateway {
   }
 
   private static VertxOptions vertxOptions(SluiceConfig config) {
-    // Netty's epoll transport where its Linux x86-64 native loads (the jar carries it); NIO elsewhere
+    // Netty's epoll transport where its native loads (the jar carries Linux x86-64 and aarch64); NIO elsewhere
     return new VertxOptions().setEventLoopPoolSize(config.server().resolvedEventLoops())
         .setPreferNativeTransport(true);
   }

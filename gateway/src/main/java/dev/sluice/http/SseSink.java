@@ -56,6 +56,8 @@ final class SseSink {
   private boolean closed;
   private boolean flushScheduled;
   private boolean flushDeferred;
+  /** When the tick writes what this stream defers now ({@link SseFlushTick#add}). */
+  private long deferredDueNanos;
   /** When this stream's next keep-alive comment is due (System.currentTimeMillis). */
   private long keepAliveDueMs;
 
@@ -179,13 +181,16 @@ final class SseSink {
   private void deferFlush() {
     if (!flushDeferred && !flushScheduled) {
       flushDeferred = true;
-      tick.add(this);
+      deferredDueNanos = tick.add(this);
     }
   }
 
-  /** The tick is due: what waited is written (unless a flush at the end of a run came first). */
-  void deferredFlushDue() {
-    if (flushDeferred) {
+  /**
+   * The tick is due for the deferral made at {@code dueNanos}: what waited is written, unless a
+   * flush at the end of a run came first, or this is the entry of an earlier deferral.
+   */
+  void deferredFlushDue(long dueNanos) {
+    if (flushDeferred && dueNanos == deferredDueNanos) {
       flushDeferred = false;
       flush();
     }

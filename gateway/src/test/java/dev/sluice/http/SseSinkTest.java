@@ -150,4 +150,93 @@ class SseSinkTest {
     assertTrue(waitedMs >= SseFlushTick.DELAY_MS - 1 && waitedMs < 2_000, "written after " + waitedMs + " ms");
     onContext(ctx, sink::end);
   }
+
+  /** Polls until {@code rec} has {@code n} writes; the time from {@code sinceNanos} to the last, in ms. */
+  private static long msUntilWrites(RecordingResponse rec, int n, CompletableFuture<Long> sinceNanos) throws Exception {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (rec.writes().size() < n && System.nanoTime() < until) {
+      Thread.sleep(1);
+    }
+    long at = System.nanoTime();
+    assertEquals(n, rec.writes().size(), "writes: " + rec.writes());
+    return TimeUnit.NANOSECONDS.toMillis(at - sinceNanos.get(5, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void aStreamThatAsksLateInABurstStillWaitsItsWholeDelay() throws Exception {
+    // the tick's timer is armed by the first stream; one shared deadline wrote the second stream's
+    // progress a few ms after it asked, so its call left in two writes
+    Context ctx = vertx.getOrCreateContext();
+    SseFlushTick tick = new SseFlushTick(vertx, ctx);
+    RecordingResponse first = new RecordingResponse();
+    RecordingResponse late = new RecordingResponse();
+    SseSink a = tick.open(first.response());
+    SseSink b = tick.open(late.response());
+    CompletableFuture<Long> lateAsked = new CompletableFuture<>();
+    onContext(ctx, () -> {
+      a.start();
+      a.event("a_1", progress(0));
+      vertx.setTimer(SseFlushTick.DELAY_MS * 6 / 10, t -> {
+        lateAsked.complete(System.nanoTime());
+        b.start();
+        b.event("b_1", progress(0));
+      });
+    });
+    long waitedMs = msUntilWrites(late, 1, lateAsked);
+    assertTrue(waitedMs >= SseFlushTick.DELAY_MS - 1, "the late stream was written " + waitedMs + " ms after it asked");
+    assertEquals(1, first.writes().size());
+    onContext(ctx, () -> {
+      a.end();
+      b.end();
+    });
+  }
+
+  @Test
+  void aStreamWrittenAndDeferredAgainWaitsFromItsNewRequest() throws Exception {
+    // its first request's entry is still in the tick when it asks again: that entry must not
+    // write the new events early
+    Context ctx = vertx.getOrCreateContext();
+    RecordingResponse rec = new RecordingResponse();
+    SseSink sink = new SseFlushTick(vertx, ctx).open(rec.response());
+    CompletableFuture<Long> askedAgain = new CompletableFuture<>();
+    onContext(ctx, () -> {
+      sink.start(); // headers deferred: the first entry
+      sink.keepAliveIfDue(System.currentTimeMillis() + SseSink.KEEPALIVE_MS); // written now, with the headers
+    });
+    assertEquals(1, rec.writes().size(), "headers and comment at once: " + rec.writes());
+    onContext(ctx, () -> vertx.setTimer(SseFlushTick.DELAY_MS / 2, t -> {
+      askedAgain.complete(System.nanoTime());
+      sink.event("s_1", progress(0));
+    }));
+    long waitedMs = msUntilWrites(rec, 2, askedAgain);
+    assertTrue(waitedMs >= SseFlushTick.DELAY_MS - 1, "progress written " + waitedMs + " ms after it asked");
+    onContext(ctx, sink::end);
+  }
+
+  @Test
+  void aBurstLongerThanTheTicksFirstBufferIsWrittenWhole() throws Exception {
+    Context ctx = vertx.getOrCreateContext();
+    SseFlushTick tick = new SseFlushTick(vertx, ctx);
+    List<RecordingResponse> recs = new ArrayList<>();
+    List<SseSink> sinks = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      recs.add(new RecordingResponse());
+      sinks.add(tick.open(recs.get(i).response()));
+    }
+    onContext(ctx, () -> {
+      for (int i = 0; i < sinks.size(); i++) {
+        sinks.get(i).start();
+        sinks.get(i).event("s_" + i, progress(i));
+      }
+    });
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (recs.stream().anyMatch(r -> r.writes().isEmpty()) && System.nanoTime() < until) {
+      Thread.sleep(1);
+    }
+    for (int i = 0; i < recs.size(); i++) {
+      assertEquals(1, recs.get(i).writes().size(), "stream " + i);
+      assertTrue(recs.get(i).writes().get(0).contains("id: s_" + i + "\n"), recs.get(i).writes().get(0));
+    }
+    onContext(ctx, () -> sinks.forEach(SseSink::end));
+  }
 }

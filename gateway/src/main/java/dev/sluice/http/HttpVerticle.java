@@ -289,12 +289,7 @@ public final class HttpVerticle extends VerticleBase {
     };
     TransportLog.error("http", req.getHeader("Mcp-Session-Id"),
         status == 413 ? "too_large" : status == 408 ? "body_timeout" : "expectation", message);
-    if (req.response().ended() || req.response().closed()) {
-      return;
-    }
-    metrics.httpRequest("POST", status);
-    JsonAnswer.end(req.response().putHeader("Connection", "close"), status, JsonRpc.error(null, -32000, message))
-        .onComplete(ar -> req.connection().close());
+    JsonAnswer.answer(req, metrics, status, JsonRpc.error(null, -32000, message), true);
   }
 
   /**
@@ -591,11 +586,7 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   private void answerJson(HttpServerRequest req, int status, Object body) {
-    if (req.response().ended() || req.response().closed()) {
-      return;
-    }
-    metrics.httpRequest(req.method().name(), status);
-    JsonAnswer.end(req.response(), status, body);
+    JsonAnswer.answer(req, metrics, status, body);
   }
 
   private void reject(HttpServerRequest req, TransportRules.Rejection r, String allow) {

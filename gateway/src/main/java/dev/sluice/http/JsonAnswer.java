@@ -3,7 +3,9 @@ package dev.sluice.http;
 import dev.sluice.bus.JsonBytes;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.Future;
+import dev.sluice.observability.GatewayMetrics;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.internal.buffer.BufferInternal;
 
@@ -17,6 +19,30 @@ final class JsonAnswer {
   private static final CharSequence APPLICATION_JSON = HttpHeaders.createOptimized("application/json");
 
   private JsonAnswer() {}
+
+  /**
+   * Answers {@code req} with {@code status} and {@code body}, counted by status, unless its
+   * response already ended or its connection closed (a client gone, a call answered another way):
+   * then nothing is written.
+   */
+  static void answer(HttpServerRequest req, GatewayMetrics metrics, int status, Object body) {
+    answer(req, metrics, status, body, false);
+  }
+
+  /** The same, and with {@code thenClose} the connection closes once the answer is written. */
+  static void answer(HttpServerRequest req, GatewayMetrics metrics, int status, Object body, boolean thenClose) {
+    HttpServerResponse res = req.response();
+    if (res.ended() || res.closed()) {
+      return;
+    }
+    metrics.httpRequest(req.method().name(), status);
+    if (thenClose) {
+      end(res.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE), status, body)
+          .onComplete(ar -> req.connection().close());
+    } else {
+      end(res, status, body);
+    }
+  }
 
   /** Sets {@code status}, writes {@code body} and ends; the future completes when it was written. */
   static Future<Void> end(HttpServerResponse res, int status, Object body) {

@@ -174,12 +174,7 @@ final class StatelessPost {
   }
 
   private void json(HttpServerRequest req, int status, JsonObject body) {
-    HttpServerResponse res = req.response();
-    if (res.ended() || res.closed()) {
-      return;
-    }
-    metrics.httpRequest("POST", status);
-    JsonAnswer.end(res, status, body);
+    JsonAnswer.answer(req, metrics, status, body);
   }
 
   private static JsonObject first(JsonObject... problems) {

@@ -82,7 +82,8 @@ final class SseFlushTick {
       size--;
       sink.deferredFlushDue(due);
     }
-    if (size > 0) {
+    // a stream written above may have asked again and armed the next timer already
+    if (size > 0 && !armed) {
       arm(dueNanos[head] - now);
     }
   }

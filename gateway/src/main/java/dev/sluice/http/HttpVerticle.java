@@ -277,8 +277,9 @@ public final class HttpVerticle extends VerticleBase {
 
   /**
    * The body is not read ({@link PostBody}): 413 over server.max_body_bytes, 417 for an expectation
-   * other than 100-continue, 408 when it was not complete within server.body_timeout_ms. The connection closes after the answer, on whatever of the body the
-   * client still sends.
+   * other than 100-continue, 408 when it was not complete within server.body_timeout_ms. The
+   * connection closes after the answer; after a 413, once the rest of the body has arrived
+   * ({@link PostBody#closeAfterRest}).
    */
   private void refuseBody(HttpServerRequest req, int status) {
     String message = switch (status) {
@@ -289,7 +290,18 @@ public final class HttpVerticle extends VerticleBase {
     };
     TransportLog.error("http", req.getHeader("Mcp-Session-Id"),
         status == 413 ? "too_large" : status == 408 ? "body_timeout" : "expectation", message);
-    JsonAnswer.answer(req, metrics, status, JsonRpc.error(null, -32000, message), true);
+    Future<Void> sent = JsonAnswer.answer(req, metrics, status, JsonRpc.error(null, -32000, message), true);
+    if (sent != null) {
+      // a client may still be sending the body refused for its size: it is let finish (within
+      // bounds) so that the close does not reset the connection under the 413
+      sent.onComplete(ar -> {
+        if (status == 413) {
+          PostBody.closeAfterRest(req, vertx, Math.min(PostBody.LINGER_MS, server.bodyTimeoutMs()));
+        } else {
+          req.connection().close();
+        }
+      });
+    }
   }
 
   /**

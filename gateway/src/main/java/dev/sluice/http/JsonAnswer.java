@@ -29,19 +29,19 @@ final class JsonAnswer {
     answer(req, metrics, status, body, false);
   }
 
-  /** The same, and with {@code thenClose} the connection closes once the answer is written. */
-  static void answer(HttpServerRequest req, GatewayMetrics metrics, int status, Object body, boolean thenClose) {
+  /**
+   * The same; {@code closing} adds {@code Connection: close} for an answer after which the caller
+   * closes the connection. The future completes when the answer was written; null when nothing
+   * was.
+   */
+  static Future<Void> answer(HttpServerRequest req, GatewayMetrics metrics, int status, Object body,
+      boolean closing) {
     HttpServerResponse res = req.response();
     if (res.ended() || res.closed()) {
-      return;
+      return null;
     }
     metrics.httpRequest(req.method().name(), status);
-    if (thenClose) {
-      end(res.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE), status, body)
-          .onComplete(ar -> req.connection().close());
-    } else {
-      end(res, status, body);
-    }
+    return end(closing ? res.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE) : res, status, body);
   }
 
   /** Sets {@code status}, writes {@code body} and ends; the future completes when it was written. */

@@ -1,7 +1,9 @@
 package dev.sluice.http;
 
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
@@ -12,12 +14,20 @@ import java.util.function.IntConsumer;
  * longer carries (see HttpVerticle): a body that arrives in one chunk, as a tool call's few hundred
  * bytes do, is handed on as Vert.x delivered it, with no second buffer; a larger one is joined. A
  * declared Content-Length over the limit is refused before anything is read; a chunked body as
- * soon as it passes the limit, and the rest of it is ignored. {@code Expect: 100-continue} is
+ * soon as it passes the limit; the rest is read and dropped before the connection closes
+ * ({@link #closeAfterRest}). {@code Expect: 100-continue} is
  * answered as the web router's body handler answered it. A body still incomplete at its deadline
  * ({@link InFlight}) is refused too, so a client that trickles bytes or stops halfway holds neither
  * the buffer nor the connection.
  */
 final class PostBody implements Handler<Buffer> {
+
+  /** The most of a refused body that is read and dropped before its connection closes anyway. */
+  static final long LINGER_BYTES = 8L << 20;
+  /** The longest a refused body's rest is waited for (and never longer than server.body_timeout_ms). */
+  static final long LINGER_MS = 5_000;
+  /** A refused body's rest that stops arriving for this long is not waited for any more. */
+  static final long LINGER_IDLE_MS = 1_000;
 
   /** A buffer joining several chunks starts no larger than this, whatever Content-Length claims. */
   static final int FIRST_JOIN_BYTES = 64 * 1024;
@@ -73,6 +83,45 @@ final class PostBody implements Handler<Buffer> {
     req.endHandler(v -> body.end());
     // the connection closed before the body ended: nothing to answer, nothing to keep
     req.exceptionHandler(e -> body.stop());
+  }
+
+  /**
+   * Closes the connection of {@code req}, whose body was refused for its size, once the rest of
+   * that body has arrived: read and dropped, for at most {@code lingerMs} and {@link #LINGER_BYTES},
+   * and only while it keeps coming ({@link #LINGER_IDLE_MS}).
+   * Closing while bytes still arrive makes the kernel answer them with a reset, and a client still
+   * sending may then get "connection reset" instead of the 413 it was sent (web servers' "lingering
+   * close").
+   */
+  static void closeAfterRest(HttpServerRequest req, Vertx vertx, long lingerMs) {
+    HttpConnection conn = req.connection();
+    if (req.isEnded()) {
+      conn.close();
+      return;
+    }
+    long deadline = System.currentTimeMillis() + lingerMs;
+    // [0] bytes still allowed, [1] bytes since the last look: a client that stopped sending (one
+    // that waited for the answer before sending its body, say) is not waited for
+    long[] bytes = {LINGER_BYTES, 0};
+    long timer = vertx.setPeriodic(Math.max(1, Math.min(LINGER_IDLE_MS, lingerMs)), id -> {
+      if (bytes[1] == 0 || System.currentTimeMillis() >= deadline) {
+        vertx.cancelTimer(id);
+        conn.close();
+      }
+      bytes[1] = 0;
+    });
+    req.handler(chunk -> {
+      bytes[1] += chunk.length();
+      if ((bytes[0] -= chunk.length()) < 0) {
+        vertx.cancelTimer(timer);
+        conn.close();
+      }
+    });
+    req.endHandler(v -> {
+      vertx.cancelTimer(timer);
+      conn.close();
+    });
+    req.exceptionHandler(e -> vertx.cancelTimer(timer));
   }
 
   /** The declared length, or -1 (chunked; Netty already refused a malformed one with 400). */

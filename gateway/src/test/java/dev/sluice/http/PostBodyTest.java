@@ -158,6 +158,100 @@ class PostBodyTest {
     }
   }
 
+  /** Reads one answer (head and Content-Length body) from {@code in}, leaving the connection open. */
+  private static String readAnswer(java.io.InputStream in) throws java.io.IOException {
+    java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+    while (true) {
+      int b = in.read();
+      if (b < 0) {
+        break;
+      }
+      got.write(b);
+      String text = got.toString(StandardCharsets.UTF_8);
+      int headEnd = text.indexOf("\r\n\r\n");
+      if (headEnd >= 0) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(text);
+        int length = m.find() ? Integer.parseInt(m.group(1)) : 0;
+        if (got.size() >= headEnd + 4 + length) {
+          break;
+        }
+      }
+    }
+    return got.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aClientThatSendsTheRestOfItsRefusedBodyIsNotResetUnderThe413() throws Exception {
+    // the client reads the 413 first, then (as a client that did not look would) sends its body:
+    // the server reads and drops it, and closes once it has all come; closing at once reset the
+    // connection under the client, which may then lose the answer
+    long limit = ServerConfig.defaults().maxBodyBytes();
+    int declared = (int) limit + (2 << 20);
+    try (java.net.Socket s = new java.net.Socket(uri().getHost(), uri().getPort())) {
+      s.setSoTimeout(10_000);
+      java.io.OutputStream out = s.getOutputStream();
+      out.write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + uri().getPort() + "\r\nContent-Type: application/json"
+          + "\r\nAccept: application/json, text/event-stream\r\nContent-Length: " + declared + "\r\n\r\n")
+          .getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      String answer = readAnswer(s.getInputStream());
+      assertEquals(413, status(answer), answer);
+      assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("connection: close"), answer);
+      byte[] piece = new byte[256 * 1024];
+      Arrays.fill(piece, (byte) ' ');
+      for (int sent = 0; sent < declared; sent += piece.length) {
+        Thread.sleep(5);
+        out.write(piece, 0, Math.min(piece.length, declared - sent)); // throws if the server reset us
+        out.flush();
+      }
+      assertEquals(-1, s.getInputStream().read(), "the server closes once the body is in");
+    }
+  }
+
+  @Test
+  void theRestOfARefusedBodyIsWaitedForOnlySoLongAndSoMuch(@TempDir Path dir) throws Exception {
+    try (TestGateway quick = TestGateway.start(TestGateway.config(ServerConfig.defaults().withBodyTimeoutMs(400),
+        List.of(), dir), null)) {
+      java.net.URI at = java.net.URI.create(quick.url());
+      String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + at.getPort() + "\r\nContent-Type: application/json"
+          + "\r\nAccept: application/json, text/event-stream\r\nContent-Length: " + (1L << 40) + "\r\n\r\n";
+      // a client that stops sending: closed after the linger (here body_timeout_ms, 400 ms)
+      try (java.net.Socket s = new java.net.Socket(at.getHost(), at.getPort())) {
+        s.setSoTimeout(10_000);
+        s.getOutputStream().write(head.getBytes(StandardCharsets.UTF_8));
+        long started = System.nanoTime();
+        assertEquals(413, status(readAnswer(s.getInputStream())));
+        assertEquals(-1, s.getInputStream().read());
+        long tookMs = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(tookMs >= 300 && tookMs < 5_000, "closed after " + tookMs + " ms");
+      }
+    }
+    // a client that sends without end, to the default gateway (which would wait 5 s): cut off once
+    // it has sent a few megabytes more than PostBody.LINGER_BYTES, not when the time is up
+    String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + uri().getPort() + "\r\nContent-Type: application/json"
+        + "\r\nAccept: application/json, text/event-stream\r\nContent-Length: " + (1L << 40) + "\r\n\r\n";
+    try (java.net.Socket s = new java.net.Socket(uri().getHost(), uri().getPort())) {
+      s.setSoTimeout(10_000);
+      java.io.OutputStream out = s.getOutputStream();
+      out.write(head.getBytes(StandardCharsets.UTF_8));
+      assertEquals(413, status(readAnswer(s.getInputStream())));
+      byte[] piece = new byte[64 * 1024];
+      long sent = 0;
+      long started = System.nanoTime();
+      try {
+        while (System.nanoTime() - started < 10_000_000_000L) {
+          out.write(piece);
+          sent += piece.length;
+        }
+      } catch (java.io.IOException cutOff) {
+        // expected
+      }
+      long tookMs = (System.nanoTime() - started) / 1_000_000;
+      assertTrue(tookMs < PostBody.LINGER_MS - 1_000, "still reading after " + tookMs + " ms and " + sent + " bytes");
+      assertTrue(sent < PostBody.LINGER_BYTES + (64L << 20), "read " + sent + " bytes of a refused body");
+    }
+  }
+
   private static byte[] chunk(byte[] data) {
     byte[] head = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
     byte[] out = new byte[head.length + data.length + 2];

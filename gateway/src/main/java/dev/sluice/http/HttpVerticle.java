@@ -7,6 +7,7 @@ import dev.sluice.audit.AuditTrail;
 import dev.sluice.bus.ByReferenceJson;
 import dev.sluice.bus.JsonBytes;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.mcp.EventStream;
 import dev.sluice.mcp.JsonRpc;
 import dev.sluice.mcp.LocalShards;
 import dev.sluice.mcp.McpBus;
@@ -126,7 +127,7 @@ public final class HttpVerticle extends VerticleBase {
     // cluster-wide: a session owned by another node streams its events back here
     eventConsumer = vertx.eventBus().consumer(streamAddress, this::streamEvent);
     // and this node's shards hand them over without the bus
-    dev.sluice.mcp.EventStream.HTTP.register(vertx, streamAddress, context,
+    EventStream.HTTP.register(vertx, streamAddress, context,
         ev -> streamEvent(ev.getString("streamId"), ev));
     vertx.eventBus().<String>localConsumer(McpBus.NODE_LEFT, m -> ownerLeft(m.body()));
     vertx.eventBus().<String>localConsumer(McpBus.NODE_JOINED, m -> goneNodes.remove(m.body()));
@@ -162,7 +163,7 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    dev.sluice.mcp.EventStream.HTTP.unregister(vertx, streamAddress);
+    EventStream.HTTP.unregister(vertx, streamAddress);
     vertx.cancelTimer(keepAliveTimer);
     vertx.cancelTimer(bodySweep);
     if (console != null) {
@@ -296,7 +297,7 @@ public final class HttpVerticle extends VerticleBase {
       // bounds) so that the close does not reset the connection under the 413
       sent.onComplete(ar -> {
         if (status == 413) {
-          PostBody.closeAfterRest(req, vertx, Math.min(PostBody.LINGER_MS, server.bodyTimeoutMs()));
+          PostBody.closeAfterRest(req, vertx, server.bodyTimeoutMs());
         } else {
           req.connection().close();
         }

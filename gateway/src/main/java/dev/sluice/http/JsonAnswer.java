@@ -1,9 +1,9 @@
 package dev.sluice.http;
 
 import dev.sluice.bus.JsonBytes;
+import dev.sluice.observability.GatewayMetrics;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.Future;
-import dev.sluice.observability.GatewayMetrics;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;

@@ -87,41 +87,60 @@ final class PostBody implements Handler<Buffer> {
 
   /**
    * Closes the connection of {@code req}, whose body was refused for its size, once the rest of
-   * that body has arrived: read and dropped, for at most {@code lingerMs} and {@link #LINGER_BYTES},
-   * and only while it keeps coming ({@link #LINGER_IDLE_MS}).
-   * Closing while bytes still arrive makes the kernel answer them with a reset, and a client still
-   * sending may then get "connection reset" instead of the 413 it was sent (web servers' "lingering
-   * close").
+   * that body has arrived: read and dropped, for at most {@link #LINGER_MS} (and never longer than
+   * {@code bodyTimeoutMs}, server.body_timeout_ms) and {@link #LINGER_BYTES}, and only while it
+   * keeps coming ({@link #LINGER_IDLE_MS}). Closing while bytes still arrive makes the kernel
+   * answer them with a reset, and a client still sending may then get "connection reset" instead
+   * of the 413 it was sent (web servers' "lingering close").
    */
-  static void closeAfterRest(HttpServerRequest req, Vertx vertx, long lingerMs) {
-    HttpConnection conn = req.connection();
+  static void closeAfterRest(HttpServerRequest req, Vertx vertx, long bodyTimeoutMs) {
     if (req.isEnded()) {
-      conn.close();
+      req.connection().close();
       return;
     }
-    long deadline = System.currentTimeMillis() + lingerMs;
-    // [0] bytes still allowed, [1] bytes since the last look: a client that stopped sending (one
-    // that waited for the answer before sending its body, say) is not waited for
-    long[] bytes = {LINGER_BYTES, 0};
-    long timer = vertx.setPeriodic(Math.max(1, Math.min(LINGER_IDLE_MS, lingerMs)), id -> {
-      if (bytes[1] == 0 || System.currentTimeMillis() >= deadline) {
-        vertx.cancelTimer(id);
-        conn.close();
+    new Linger(req.connection(), vertx, Math.min(LINGER_MS, bodyTimeoutMs)).readRest(req);
+  }
+
+  /** The rest of one refused body, read and dropped until it ends or a bound is reached. */
+  private static final class Linger {
+    private final HttpConnection conn;
+    private final Vertx vertx;
+    private final long deadlineMs;
+    private final long timer;
+    private long bytesLeft = LINGER_BYTES;
+    /** Since the last look: a client that stopped sending (one waiting for the answer) is not waited for. */
+    private long bytesLately;
+
+    Linger(HttpConnection conn, Vertx vertx, long lingerMs) {
+      this.conn = conn;
+      this.vertx = vertx;
+      this.deadlineMs = System.currentTimeMillis() + lingerMs;
+      this.timer = vertx.setPeriodic(Math.max(1, Math.min(LINGER_IDLE_MS, lingerMs)), id -> look());
+    }
+
+    void readRest(HttpServerRequest req) {
+      req.handler(chunk -> {
+        bytesLately += chunk.length();
+        bytesLeft -= chunk.length();
+        if (bytesLeft < 0) {
+          close();
+        }
+      });
+      req.endHandler(v -> close());
+      req.exceptionHandler(e -> vertx.cancelTimer(timer));
+    }
+
+    private void look() {
+      if (bytesLately == 0 || System.currentTimeMillis() >= deadlineMs) {
+        close();
       }
-      bytes[1] = 0;
-    });
-    req.handler(chunk -> {
-      bytes[1] += chunk.length();
-      if ((bytes[0] -= chunk.length()) < 0) {
-        vertx.cancelTimer(timer);
-        conn.close();
-      }
-    });
-    req.endHandler(v -> {
+      bytesLately = 0;
+    }
+
+    private void close() {
       vertx.cancelTimer(timer);
       conn.close();
-    });
-    req.exceptionHandler(e -> vertx.cancelTimer(timer));
+    }
   }
 
   /** The declared length, or -1 (chunked; Netty already refused a malformed one with 400). */

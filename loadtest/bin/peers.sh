@@ -184,6 +184,15 @@ alloc_bytes() {
 # The kernel counts read/readv and write/writev there, not recv/send: on Netty's epoll transport
 # (Sluice since stop 38) a single buffer goes by send and comes by recv, so only its writev show.
 sys_io() { awk '$1 == "syscr:" {r = $2} $1 == "syscw:" {w = $2} END {print r + 0, w + 0}' "/proc/$1/io" 2>/dev/null || echo "0 0"; }
+# machine_ticks: busy clock ticks of all CPUs (/proc/stat: user, nice, system, irq and softirq; not idle, iowait or steal)
+machine_ticks() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
+# db_ticks ENGINE: CPU ticks of the PostgreSQL server (postmaster and every backend); "-" on SQLite,
+# which runs inside the server under test
+PG_PIDFILE="${PG_PIDFILE:-$(ls /var/lib/postgresql/*/main/postmaster.pid 2>/dev/null | head -1)}"
+db_ticks() {
+  [[ "$1" == pg && -r "$PG_PIDFILE" ]] || { echo -; return; }
+  cpu_ticks "$(head -1 "$PG_PIDFILE")"
+}
 pg_xacts() { psql -h 127.0.0.1 -U postgres -Atc "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '$PG_DB'"; }
 
 run_wrk() { # run_wrk PEER CONNS DURATION -> RESULT line on stdout
@@ -218,8 +227,10 @@ for case in $CASES; do
       t0=$(own_ticks "$pid"); a0=$(cpu_ticks "$pid"); x0=""
       [[ "$engine" == pg ]] && x0=$(pg_xacts)
       m0=$(alloc_bytes "$p"); k0=$(thread_ticks "$p" "$pid"); i0=$(sys_io "$pid")
+      d0=$(db_ticks "$engine"); w0=$(machine_ticks)
       out="$(run_wrk "$p" "$conns" "$DURATION")"
       t1=$(own_ticks "$pid"); a1=$(cpu_ticks "$pid"); m1=$(alloc_bytes "$p"); k1=$(thread_ticks "$p" "$pid"); i1=$(sys_io "$pid")
+      d1=$(db_ticks "$engine"); w1=$(machine_ticks)
       if [[ -n "${METRICS_DUMP:-}" && "$p" == sluice* ]]; then
         curl -s "${URL[$p]%/mcp}/metrics" >"$RESULTS/metrics-$p-$engine-$conns-$round.txt"
       fi
@@ -237,14 +248,16 @@ for case in $CASES; do
         xacts=$(awk -v a="$x0" -v b="$(pg_xacts)" -v c="$calls" 'BEGIN{printf "%.2f", c ? (b - a) / c : 0}')
       fi
       row=$(awk -v e="$engine" -v n="$conns" -v p="$p" -v c="$calls" -v s="$secs" -v p50="$p50" -v p99="$p99" \
-        -v t0="$t0" -v t1="$t1" -v a0="$a0" -v a1="$a1" -v hz="$CLK_TCK" -v x="$xacts" -v bad="$bad" -v se="$sockerr" -v r="$round" -v m0="$m0" -v m1="$m1" -v k0="$k0" -v k1="$k1" -v i0="$i0" -v i1="$i1" \
+        -v t0="$t0" -v t1="$t1" -v a0="$a0" -v a1="$a1" -v hz="$CLK_TCK" -v x="$xacts" -v bad="$bad" -v se="$sockerr" -v r="$round" -v m0="$m0" -v m1="$m1" -v k0="$k0" -v k1="$k1" -v i0="$i0" -v i1="$i1" -v d0="$d0" -v d1="$d1" -v w0="$w0" -v w1="$w1" \
         'BEGIN{ own = c ? (t1 - t0) * 1e6 / hz / c : 0; all = c ? (a1 - a0) * 1e6 / hz / c : 0;
           kb = (m0 == "-" || m1 == "-" || !c) ? "-" : sprintf("%.1f", (m1 - m0) / 1024 / c);
           split(k0, a); split(k1, b); kinds = "-";
           if (k0 != "-" && k1 != "-" && c) kinds = sprintf("%.0f / %.0f / %.0f / %.0f", (b[1] - a[1]) * 1e6 / hz / c,
             (b[2] - a[2]) * 1e6 / hz / c, (b[3] - a[3]) * 1e6 / hz / c, (b[4] - a[4]) * 1e6 / hz / c);
           split(i0, ia); split(i1, ib); io = c ? sprintf("%.1f / %.1f", (ib[1] - ia[1]) / c, (ib[2] - ia[2]) / c) : "-";
-          printf "| %s | %s | %s | %d | %s | %.0f | %.2f | %.2f | %.0f | %.0f | %s | %s | %s | %s | %d |", e, n, p, r, c, c / s, p50 / 1000, p99 / 1000, own, all, kinds, kb, io, x, bad + se }')
+          db = (d0 == "-" || !c) ? "-" : sprintf("%.0f", (d1 - d0) * 1e6 / hz / c);
+          machine = c ? sprintf("%.0f", (w1 - w0) * 1e6 / hz / c) : "-";
+          printf "| %s | %s | %s | %d | %s | %.0f | %.2f | %.2f | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %d |", e, n, p, r, c, c / s, p50 / 1000, p99 / 1000, own, all, kinds, kb, io, x, db, machine, bad + se }')
       echo "$row" >&2
       ROWS+=("$row")
     done
@@ -255,8 +268,8 @@ done
 {
   echo "peers side by side: $SQL, $SESSIONS sessions, sluice = ${JAR#$ROOT/}${SLUICE_JAR_B:+, sluice-b = $SLUICE_JAR_B}, warm-up $WARMUP, measured $DURATION, $ROUNDS round(s), $(date -u +%Y-%m-%dT%H:%MZ), checkout at $(git -C "$ROOT" rev-parse --short HEAD)"
   echo
-  echo "| engine | connections | server | round | calls | calls/s | p50 ms | p99 ms | CPU µs/call (process) | CPU µs/call (+children) | µs/call event loops / JIT / GC / other | KB allocated/call | read / write syscalls per call | server xacts/call | bad |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| engine | connections | server | round | calls | calls/s | p50 ms | p99 ms | CPU µs/call (process) | CPU µs/call (+children) | µs/call event loops / JIT / GC / other | KB allocated/call | read / write syscalls per call | server xacts/call | PostgreSQL CPU µs/call | machine CPU µs/call | bad |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   printf '%s\n' "${ROWS[@]}"
 } | tee "$SUMMARY"
 echo "written to $SUMMARY" >&2

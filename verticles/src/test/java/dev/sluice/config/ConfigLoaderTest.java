@@ -100,6 +100,7 @@ class ConfigLoaderTest {
               short_reserve: 1
               short_ms: 50
               weights: {analytics: 1, support: 3}
+              pipeline_depth: 3
           - id: plain
             driver: sqlite
             path: plain.db
@@ -111,12 +112,18 @@ class ConfigLoaderTest {
     assertEquals(50, q.shortMs());
     assertEquals(3, q.weight("support"));
     assertEquals(1, q.weight("someone-else"));
+    assertEquals(3, q.pipelineDepth());
     assertEquals(QueuePolicy.DEFAULT, c.connections().get(1).queue());
+    assertEquals(QueuePolicy.DEFAULT_PIPELINE_DEPTH, c.connections().get(1).queue().pipelineDepth());
     assertEquals(q, ConnectionConfig.fromJson(c.connections().get(0).toJson()).queue(), "the bus form keeps it");
     String base = "connections:\n  - id: a\n    driver: sqlite\n    path: x\n    queue:\n";
     assertEquals("connections[0].queue.order: must be fair or fifo, got \"lifo\"", error(base + "      order: lifo\n"));
     assertTrue(error(base + "      weights: {a: 0}\n").startsWith("connections[0].queue.weights.a: must be"),
         error(base + "      weights: {a: 0}\n"));
+    for (String depth : List.of("0", "65")) {
+      assertTrue(error(base + "      pipeline_depth: " + depth + "\n").startsWith("connections[0].queue.pipeline_depth: must be"),
+          error(base + "      pipeline_depth: " + depth + "\n"));
+    }
   }
 
   @Test

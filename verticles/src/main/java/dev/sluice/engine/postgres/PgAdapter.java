@@ -77,6 +77,7 @@ final class PgAdapter extends PooledEngine {
 
   /** Which reads may go without the reset (PostgreSQL's catalog tells, cached per name). */
   private final SessionNeutralReads neutralReads = new SessionNeutralReads();
+  private final RiderWrites riderWrites = new RiderWrites();
 
   PgAdapter(Vertx vertx, ConnectionConfig cfg) {
     super(vertx, cfg);
@@ -153,7 +154,14 @@ final class PgAdapter extends PooledEngine {
     };
     ExtendedQueryCommand<List<Row>> command = ExtendedQueryCommand.createQuery(sql, new PrepareOptions(), null,
         Tuple.tuple(), rows, null, false, true, Collector.of(() -> kept, List::add, (a, b) -> a), described);
-    Promise<Boolean> read = ((ContextInternal) vertx.getOrCreateContext()).promise();
+    ContextInternal context = (ContextInternal) vertx.getOrCreateContext();
+    Promise<Boolean> read = context.promise();
+    if (lease.bare().shared) {
+      // a rider: neutral by admission, so nothing follows it; it leaves with this turn's others
+      lease.bare().reset = Future.succeededFuture();
+      riderWrites.add(context, lease.conn(), flight -> flight.schedule(command, read));
+      return read.future().map(suspended -> new Rows(columns.isEmpty() ? null : columns.get(0), kept));
+    }
     // one group, one flush: the statement and the reset leave in a single socket write (three
     // separate schedules were three writes, about a sixth of the event loops' time under load)
     long now = System.currentTimeMillis();
@@ -178,6 +186,16 @@ final class PgAdapter extends PooledEngine {
       lease.bare().reset = Future.all(after).mapEmpty();
     });
     return read.future().map(suspended -> new Rows(columns.isEmpty() ? null : columns.get(0), kept));
+  }
+
+  /**
+   * A read the catalog already showed to be session-neutral (cached, no look-up now) may share a
+   * connection: it needs no reset behind it, and the riders before and after it run as if each had
+   * the session alone.
+   */
+  @Override
+  public boolean sharesConnection(AnalysedStatement guarded) {
+    return guarded != null && neutralReads.neutral(guarded, System.currentTimeMillis());
   }
 
   @Override

@@ -71,6 +71,16 @@ public interface EngineAdapter {
     return true;
   }
 
+  /**
+   * Whether this one-trip read may ride a connection together with other such reads in flight
+   * (pipelined; see {@link PoolGate}): it cannot leave anything on the session, so it needs no
+   * reset and no reader after it can notice it. Decided once, when the call enters the queue; its
+   * lease then says so ({@link Bare#shared}). Engines that do not pipeline say no.
+   */
+  default boolean sharesConnection(AnalysedStatement guarded) {
+    return false;
+  }
+
   /** Stops the statement running on a lease from outside (cancel request / KILL QUERY). */
   Future<Void> cancel(Lease lease);
 
@@ -145,9 +155,23 @@ public interface EngineAdapter {
    * touched on the executor verticle's context.
    */
   final class Bare {
+    /**
+     * A rider's lease: the connection is shared with other session-neutral reads in flight, so
+     * nothing is reset after this read and no cancel request may be sent for it (it would stop
+     * whichever rider's statement the backend is running).
+     */
+    public final boolean shared;
     /** The reset written behind the statement; null until {@link #readInOneTrip} sent it. */
     public Future<Void> reset;
     public boolean cancelled;
+
+    public Bare() {
+      this(false);
+    }
+
+    public Bare(boolean shared) {
+      this.shared = shared;
+    }
   }
 
   /** The first rows of a result with its columns (null columns: a statement without any). */

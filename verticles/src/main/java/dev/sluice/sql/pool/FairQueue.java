@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The bounded wait queue in front of one pool (of connections or SQLite workers), served either
@@ -231,10 +232,20 @@ public final class FairQueue<T> {
    * only calls expected to be long wait and the short-call reserve keeps the slot.
    */
   public Entry<T> next() {
+    return next(item -> true);
+  }
+
+  /**
+   * Like {@link #next()}, but the call that is next in order must also be {@code admissible} now
+   * (a call that needs a whole connection while only shared seats are free); when it is not,
+   * nothing is served, so that calls behind it cannot pass it for as long as they keep coming.
+   */
+  public Entry<T> next(Predicate<T> admissible) {
     boolean reserved = policy.shortReserve() > 0
         && System.nanoTime() - lastShortAt < TimeUnit.MILLISECONDS.toNanos(RESERVE_HOLD_MS);
     boolean heavyAllowed = !reserved || runningHeavy < poolSize - Math.min(policy.shortReserve(), poolSize - 1);
-    Entry<T> e = policy.order() == QueuePolicy.Order.FIFO ? nextArrival(heavyAllowed) : nextFair(heavyAllowed);
+    Entry<T> e = policy.order() == QueuePolicy.Order.FIFO ? nextArrival(heavyAllowed, admissible)
+        : nextFair(heavyAllowed, admissible);
     if (e == null) {
       return null;
     }
@@ -278,10 +289,13 @@ public final class FairQueue<T> {
     }
   }
 
-  private Entry<T> nextArrival(boolean heavyAllowed) {
+  private Entry<T> nextArrival(boolean heavyAllowed, Predicate<T> admissible) {
     for (Iterator<Entry<T>> it = arrivals.iterator(); it.hasNext(); ) {
       Entry<T> e = it.next();
       if (heavyAllowed || !e.heavy) {
+        if (!admissible.test(e.item)) {
+          return null;
+        }
         it.remove();
         return e;
       }
@@ -303,7 +317,7 @@ public final class FairQueue<T> {
    * times longer than arrival order's. A principal or session gets at most the tolerance more
    * than its share before others pass it; shares over time are unchanged.
    */
-  private Entry<T> nextFair(boolean heavyAllowed) {
+  private Entry<T> nextFair(boolean heavyAllowed, Predicate<T> admissible) {
     // each principal's standing: the least session finish, then its own finish with the cheapest
     // call among the sessions at that standing
     double leastPrincipal = Double.POSITIVE_INFINITY;
@@ -344,7 +358,7 @@ public final class FairQueue<T> {
         }
       }
     }
-    if (best == null) {
+    if (best == null || !admissible.test(best.item)) {
       return null;
     }
     bestS.entries.pollFirst();

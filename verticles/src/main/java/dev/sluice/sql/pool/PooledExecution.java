@@ -67,21 +67,23 @@ public final class PooledExecution implements EngineConnection {
     long timeoutMs = job.timeoutMs();
     boolean write = job.mode() == SqlRequest.Mode.WRITE;
     boolean oneTrip = oneTrip(job);
+    // with the connection's own deadline only: a rider's lease is bare, its deadline the session's
+    boolean rides = oneTrip && timeoutMs == engine.config().queryTimeoutMs() && gate.mayRide(job.sql())
+        && engine.sharesConnection(job.guarded());
     // The gateway's own deadline: covers the pool queue and an engine that ignores its timeout.
     long timer = vertx.setTimer(timeoutMs + DEADLINE_MARGIN_MS, id -> stop(q, InFlightQuery.Stop.DEADLINE,
         SqlBus.deadlineError(timeoutMs)));
-    PoolGate.Ticket ticket = gate.enter(job.caller());
+    PoolGate.Ticket ticket = gate.enter(job.caller(), rides);
     q.ticket = ticket;
     gate.granted(ticket)
-        .compose(t -> q.stop != null ? Future.failedFuture(stopError(q, timeoutMs))
-            : write ? engine.leaseWrite(timeoutMs) : oneTrip ? engine.leaseBare(timeoutMs) : engine.lease(timeoutMs))
+        .compose(t -> q.stop != null ? Future.failedFuture(stopError(q, timeoutMs)) : lease(t, job, oneTrip))
         .compose(lease -> {
           if (q.stop != null) {
-            return engine.release(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
+            return giveBack(lease).compose(v -> Future.failedFuture(stopError(q, timeoutMs)));
           }
           q.lease = lease;
           double waitedMs = (System.nanoTime() - started) / 1e6;
-          return work(lease, job).map(r -> r.put("timings", JsonFields.object(1).put("poolWaitMs", waitedMs)))
+          return work(lease, job, ticket).map(r -> r.put("timings", JsonFields.object(1).put("poolWaitMs", waitedMs)))
               .eventually(() -> {
             // Forget the lease first so no new cancel targets it, and let a cancel already on its
             // way land before the connection goes back: a PG cancel request arriving late would
@@ -89,13 +91,17 @@ public final class PooledExecution implements EngineConnection {
             q.lease = null;
             Future<Void> landed = q.cancelSent == null ? Future.succeededFuture()
                 : q.cancelSent.timeout(2, TimeUnit.SECONDS).otherwiseEmpty();
-            return landed.compose(v -> engine.release(lease));
+            return landed.compose(v -> giveBack(lease));
           });
         })
         .recover(err -> failure(q, err, timeoutMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
         .onComplete(ar -> {
           vertx.cancelTimer(timer);
-          gate.release(ticket);
+          Future<EngineAdapter.Lease> emptied = gate.release(ticket, oneTrip ? job.sql() : null);
+          if (emptied != null) {
+            // the seat's last rider: its connection goes back to the driver's pool
+            emptied.onSuccess(engine::release);
+          }
           inFlight.remove(job.queryId());
           if (ar.succeeded()) {
             q.reply.tryComplete(ar.result());
@@ -106,7 +112,37 @@ public final class PooledExecution implements EngineConnection {
     return q.reply.future();
   }
 
-  private Future<JsonObject> work(EngineAdapter.Lease lease, Job job) {
+  /**
+   * The call's lease: its own connection, or for a rider its view of the seat's shared one (the
+   * seat's first rider leases it for all of them).
+   */
+  private Future<EngineAdapter.Lease> lease(PoolGate.Ticket t, Job job, boolean oneTrip) {
+    long timeoutMs = job.timeoutMs();
+    PoolGate.Seat seat = t.seat();
+    if (seat == null) {
+      return job.mode() == SqlRequest.Mode.WRITE ? engine.leaseWrite(timeoutMs)
+          : oneTrip ? engine.leaseBare(timeoutMs) : engine.lease(timeoutMs);
+    }
+    return seat.lease(() -> engine.leaseBare(timeoutMs)
+        .map(shared -> {
+          if (shared.bare() == null) {
+            throw new IllegalStateException("a shared connection needs a bare lease");
+          }
+          // only session-neutral reads ride: the connection goes back without a reset
+          shared.bare().reset = Future.succeededFuture();
+          return shared;
+        })
+        .onFailure(err -> gate.failed(seat)))
+        .map(shared -> new EngineAdapter.Lease(shared.conn(), shared.backendId(), shared.opened(),
+            new EngineAdapter.Bare(true)));
+  }
+
+  /** A lease the call is done with: its own goes back to the pool; a rider's view is simply dropped. */
+  private Future<Void> giveBack(EngineAdapter.Lease lease) {
+    return lease.bare() != null && lease.bare().shared ? Future.succeededFuture() : engine.release(lease);
+  }
+
+  private Future<JsonObject> work(EngineAdapter.Lease lease, Job job, PoolGate.Ticket ticket) {
     switch (job.mode()) {
       case WRITE:
         return lease.opened().compose(v -> write(lease, job.sql(), new ResultCollector(engine, job.maxRows(), r -> { })));
@@ -120,7 +156,7 @@ public final class PooledExecution implements EngineConnection {
       default:
         ResultCollector collector = new ResultCollector(engine, job.maxRows(), job.onRows(),
             job.mode() == SqlRequest.Mode.CHECKSUM ? new RowChecksum(job.floatDigits()) : null);
-        return read(lease, job, collector);
+        return read(lease, job, collector, ticket);
     }
   }
 
@@ -134,9 +170,12 @@ public final class PooledExecution implements EngineConnection {
         && job.maxRows() <= ResultCollector.FETCH_SIZE && engine.oneTripFits(job.guarded(), job.maxRows() + 1);
   }
 
-  private Future<JsonObject> read(EngineAdapter.Lease lease, Job job, ResultCollector collector) {
+  private Future<JsonObject> read(EngineAdapter.Lease lease, Job job, ResultCollector collector,
+      PoolGate.Ticket ticket) {
     if (lease.bare() != null) {
-      return engine.readInOneTrip(lease, job.sql(), job.maxRows() + 1, job.guarded()).map(collector::collect);
+      return engine.readInOneTrip(lease, job.sql(), job.maxRows() + 1, job.guarded())
+          .andThen(ar -> gate.answered(ticket))
+          .map(collector::collect);
     }
     if (job.params() != null) {
       // typed binding by SQL Client Templates (extended protocol): #{name} becomes $n / ?, never spliced
@@ -185,6 +224,13 @@ public final class PooledExecution implements EngineConnection {
       // still waiting: out of the queue, so it takes no slot later
       return;
     }
+    if (q.lease != null && q.lease.bare() != null && q.lease.bare().shared) {
+      // A rider's backend serves other riders: a cancel request would stop whichever statement it
+      // runs. The read is short (it ran short last time) and bounded by the session's deadline;
+      // the caller is answered now and the answer, when it comes, is dropped.
+      q.reply.tryFail(error);
+      return;
+    }
     if (q.lease != null && q.lease.bare() != null) {
       q.lease.bare().cancelled = true; // the cancel may land on the session reset behind the statement
     }
@@ -223,7 +269,8 @@ public final class PooledExecution implements EngineConnection {
         .map(o -> {
           // calls wait in the gate, not in the driver's pool (which sees at most pool_size requests)
           JsonObject pool = engine.poolStats();
-          return o.put("pool", pool.put("waiting", pool.getInteger("waiting", 0) + gate.waiting()));
+          return o.put("pool", pool.put("waiting", pool.getInteger("waiting", 0) + gate.waiting())
+              .put("pipelined", gate.riding()));
         });
   }
 }

@@ -115,4 +115,17 @@ class FairQueueTest {
     q.add("c1", new Caller("q", "c", "one"));
     assertEquals(List.of("c1", "a1"), drain(q));
   }
+
+  @Test
+  void aCallThatIsNextButNotAdmissibleHoldsBackTheCallsBehindIt() {
+    for (QueuePolicy.Order order : QueuePolicy.Order.values()) {
+      FairQueue<String> q = new FairQueue<>("c", QueuePolicy.DEFAULT.withOrder(order), 100, 1, QueueMeters.NONE);
+      q.add("whole", new Caller("p", "a", "x"));
+      q.add("rider", new Caller("p", "b", "x"));
+      assertEquals(null, q.next(item -> !item.equals("whole")), order + ": the rider may not pass");
+      assertEquals(2, q.size(), "nothing left the queue");
+      assertEquals("whole", q.next(item -> true).item(), order.toString());
+      assertEquals("rider", q.next(item -> true).item(), order.toString());
+    }
+  }
 }

@@ -1,0 +1,308 @@
+package dev.sluice.engine.postgres;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.config.QueuePolicy;
+import dev.sluice.engine.Engines;
+import dev.sluice.sql.Driver;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlBus;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.SqlExecutorVerticle;
+import dev.sluice.sql.analysis.SqlAnalyzer;
+import dev.sluice.testing.TestDatabases;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Small session-neutral reads riding shared connections on a real server (superuser connection):
+ * fewer round trips, each rider its own answer, a stopped rider's neighbours untouched, and reads
+ * that could change the session never riding along.
+ */
+class PgRidersTest {
+
+  private static final String SCHEMA = TestDatabases.uniqueName("pgriders");
+  private static Vertx vertx;
+  private static Pool admin;
+  private final List<String> deployments = new ArrayList<>();
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    TestDatabases.requirePostgres();
+    vertx = Vertx.vertx();
+    admin = PgBuilder.pool().with(new PoolOptions().setMaxSize(2))
+        .connectingTo(TestDatabases.pgUrl(TestDatabases.PG_DATABASE)).using(vertx).build();
+    exec("CREATE SCHEMA " + SCHEMA);
+    exec("CREATE TABLE " + SCHEMA + ".items AS SELECT g AS id, 'item ' || g AS name FROM generate_series(1, 200) g");
+    exec("ALTER TABLE " + SCHEMA + ".items ADD PRIMARY KEY (id)");
+    exec("CREATE TABLE " + SCHEMA + ".r AS SELECT g AS n FROM generate_series(1, 10) g");
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    try {
+      exec("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+      admin.close().await(5, TimeUnit.SECONDS);
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @AfterEach
+  void undeploy() throws Exception {
+    for (String id : deployments) {
+      vertx.undeploy(id).await(10, TimeUnit.SECONDS);
+    }
+    deployments.clear();
+  }
+
+  private static void exec(String sql) throws Exception {
+    admin.query(sql).execute().await(30, TimeUnit.SECONDS);
+  }
+
+  private static String one(String sql) throws Exception {
+    return String.valueOf(admin.query(sql).execute().await(10, TimeUnit.SECONDS).iterator().next().getValue(0));
+  }
+
+  private void deploy(ConnectionConfig c) throws Exception {
+    deployments.add(vertx.deployVerticle(new SqlExecutorVerticle(PostgresEngine.INSTANCE, List.of(c)))
+        .await(20, TimeUnit.SECONDS));
+  }
+
+  private static ConnectionConfig config(String id, String url, int poolSize, long timeoutMs, int depth) {
+    return new ConnectionConfig(id, Driver.POSTGRES, url, null, null, null, null, poolSize, 256, timeoutMs, 100,
+        10_000).withQueue(QueuePolicy.DEFAULT.withPipelineDepth(depth));
+  }
+
+  private static JsonObject q(String id, String sql) {
+    return SqlBus.queryRequest(id, UUID.randomUUID().toString(), sql, 10);
+  }
+
+  private static Future<JsonObject> execute(JsonObject req) {
+    SqlAnalyzer.analyseNow(Engines.of(Driver.POSTGRES).dialect(), req.getString("sql"));
+    return vertx.eventBus().<JsonObject>request(SqlBus.execute(Driver.POSTGRES), req,
+        new DeliveryOptions().setSendTimeout(60_000)).map(m -> m.body());
+  }
+
+  private static JsonObject ok(JsonObject req) throws Exception {
+    return execute(req).await(60, TimeUnit.SECONDS);
+  }
+
+  private static SqlError failure(Future<?> f) {
+    try {
+      f.await(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      return SqlError.from(e);
+    }
+    return fail("expected a failure");
+  }
+
+  private static String cell(JsonObject result) {
+    return String.valueOf(result.getJsonArray("rows").getJsonArray(0).getValue(0));
+  }
+
+  private static String byId(int id) {
+    return "SELECT name FROM " + SCHEMA + ".items WHERE id = " + id;
+  }
+
+  private static boolean cancel(JsonObject req) throws Exception {
+    return vertx.eventBus().<JsonObject>request(SqlBus.cancel(Driver.POSTGRES),
+        new JsonObject().put("queryId", req.getString("queryId"))).await(10, TimeUnit.SECONDS).body()
+        .getBoolean("cancelled");
+  }
+
+  /** Calls riding shared connections of {@code id} now, from the executor's info. */
+  private static long pipelined(String id) throws Exception {
+    return vertx.eventBus().<JsonObject>request(SqlBus.info(Driver.POSTGRES), new JsonObject().put("connectionId", id))
+        .await(10, TimeUnit.SECONDS).body().getJsonObject("pool").getLong("pipelined", 0L);
+  }
+
+  private static long active(String marker) throws Exception {
+    return Long.parseLong(one("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%"
+        + marker + "%' AND pid <> pg_backend_pid()"));
+  }
+
+  private static void awaitActive(String marker) throws Exception {
+    long until = System.currentTimeMillis() + 10_000;
+    while (active(marker) == 0) {
+      if (System.currentTimeMillis() > until) {
+        fail(marker + " never ran");
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /**
+   * Forty different small reads at once on one connection, counted at a relay: each gets its own
+   * row, and riding they take a fraction of the round trips they take one call at a time
+   * ({@code pipeline_depth: 1}, one round trip each).
+   */
+  @Test
+  void ridersShareRoundTripsAndEachGetsItsOwnAnswer() throws Exception {
+    int calls = 40;
+    int[] flights = new int[2];
+    for (int depth : new int[] {8, 1}) {
+      FlightCountingRelay relay = new FlightCountingRelay(vertx);
+      int port = relay.start(TestDatabases.PG_HOST, TestDatabases.PG_PORT);
+      try {
+        String id = "riders" + depth;
+        deploy(config(id, "postgresql://" + TestDatabases.PG_USER + "@127.0.0.1:" + port + "/"
+            + TestDatabases.PG_DATABASE, 1, 5_000, depth));
+        for (int round = 0; round < 2; round++) {
+          for (int i = 1; i <= calls; i++) {
+            // the first round prepares each text (a round trip of its own) and looks the table up;
+            // the second times it as it runs from now on
+            assertEquals("item " + i, cell(ok(q(id, byId(i)))));
+          }
+        }
+        int before = relay.flights();
+        List<Future<JsonObject>> all = new ArrayList<>();
+        for (int i = 1; i <= calls; i++) {
+          all.add(execute(q(id, byId(i))));
+        }
+        for (int i = 1; i <= calls; i++) {
+          assertEquals("item " + i, cell(all.get(i - 1).await(30, TimeUnit.SECONDS)), "call " + i + "'s own row");
+        }
+        flights[depth == 8 ? 0 : 1] = relay.flights() - before;
+      } finally {
+        undeploy();
+        relay.stop();
+      }
+    }
+    System.out.printf("[postgres] round trips for %d concurrent small reads on 1 connection: %d riding,"
+        + " %d one call at a time%n", calls, flights[0], flights[1]);
+    assertEquals(calls, flights[1], "pipeline_depth 1: one round trip per call");
+    assertTrue(flights[0] <= calls / 3, "riders share round trips: " + flights[0]);
+  }
+
+  /**
+   * The hazard of riding: a text that ran short (here on a small table) turns slow (the table
+   * grew). Riding, it holds up the riders behind it until the session's deadline stops it; it
+   * must not take them down. Cancelled, it is answered at once and no cancel request goes to the
+   * shared backend (it would stop whichever rider runs). Having run long, the text rides no more,
+   * so the next cancel does stop it on the server.
+   */
+  @Test
+  void aStoppedRiderLeavesItsNeighboursAloneAndRidesNoMore() throws Exception {
+    deploy(config("slow", TestDatabases.pgUrl(TestDatabases.PG_DATABASE), 1, 2_000, 8));
+    String timesOut = "SELECT count(*) AS rider_deadline FROM " + SCHEMA + ".r a, " + SCHEMA + ".r b, "
+        + SCHEMA + ".r c, " + SCHEMA + ".r d";
+    String cancelled = "SELECT count(*) AS rider_cancel FROM " + SCHEMA + ".r a, " + SCHEMA + ".r b, "
+        + SCHEMA + ".r c, " + SCHEMA + ".r d";
+    for (String sql : List.of(timesOut, cancelled, byId(1), byId(2), byId(3))) {
+      ok(q("slow", sql));
+      ok(q("slow", sql));
+    }
+    exec("INSERT INTO " + SCHEMA + ".r SELECT g FROM generate_series(11, 400) g");
+    try {
+      // the deadline: the session's statement_timeout ends it; the riders behind it are answered
+      Future<JsonObject> slow = execute(q("slow", timesOut));
+      List<Future<JsonObject>> behind = List.of(execute(q("slow", byId(1))), execute(q("slow", byId(2))));
+      SqlError late = failure(slow);
+      assertEquals(ErrorType.TIMEOUT, late.type(), late.toJson().encode());
+      assertEquals("item 1", cell(behind.get(0).await(10, TimeUnit.SECONDS)));
+      assertEquals("item 2", cell(behind.get(1).await(10, TimeUnit.SECONDS)));
+
+      // the cancel: answered now, nothing sent to the backend, the riders behind unharmed. It rides
+      // only if its last run was short: a hiccup of a busy machine in the warm-up can make it look
+      // slow, so then it is warmed again on the small table (the info shows whether it rides)
+      JsonObject req;
+      Future<JsonObject> running;
+      Future<JsonObject> next;
+      for (int attempt = 1; ; attempt++) {
+        req = q("slow", cancelled);
+        running = execute(req);
+        next = execute(q("slow", byId(3)));
+        awaitActive("rider_cancel");
+        if (pipelined("slow") > 0) {
+          break;
+        }
+        assertTrue(attempt < 4, "the read never rode");
+        assertTrue(cancel(req));
+        failure(running);
+        next.await(10, TimeUnit.SECONDS);
+        exec("DELETE FROM " + SCHEMA + ".r WHERE n > 10");
+        ok(q("slow", cancelled));
+        exec("INSERT INTO " + SCHEMA + ".r SELECT g FROM generate_series(11, 400) g");
+      }
+      long t0 = System.nanoTime();
+      assertTrue(cancel(req));
+      SqlError stopped = failure(running);
+      long answeredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      assertEquals(ErrorType.CANCELLED, stopped.type());
+      assertTrue(answeredMs < 500, "answered at once, not at the deadline: " + answeredMs + " ms");
+      Thread.sleep(300); // a cancel request would have landed by now; the deadline is 2 s off
+      assertEquals(1, active("rider_cancel"), "no cancel request reached the shared backend");
+      assertEquals("item 3", cell(next.await(10, TimeUnit.SECONDS)), "the rider behind it is answered");
+
+      // it ran long: next time it holds the connection alone, and a cancel stops it on the server
+      JsonObject again = q("slow", cancelled);
+      Future<JsonObject> alone = execute(again);
+      awaitActive("rider_cancel");
+      assertTrue(cancel(again));
+      assertEquals(ErrorType.CANCELLED, failure(alone).type());
+      long until = System.currentTimeMillis() + 1_500;
+      while (active("rider_cancel") > 0) {
+        assertTrue(System.currentTimeMillis() < until, "the cancel request stopped the statement before its deadline");
+        Thread.sleep(20);
+      }
+      System.out.printf("[postgres] a cancelled rider was answered after %d ms; its neighbour was served%n", answeredMs);
+    } finally {
+      exec("DELETE FROM " + SCHEMA + ".r WHERE n > 10");
+    }
+  }
+
+  /**
+   * A read that may change the session never rides: here a view whose function sets a 1 ms
+   * statement_timeout for the session (past the guard: a view may run anything), read every round
+   * between the riders on a superuser connection. It runs on a connection of its own and is reset
+   * behind, so none of the riders around it inherits the setting. The data is unchanged after.
+   */
+  @Test
+  void aReadThatCouldChangeTheSessionNeverRidesAlong() throws Exception {
+    String checksum = "SELECT md5(string_agg(id || ':' || name, ',' ORDER BY id)) FROM " + SCHEMA + ".items";
+    String before = one(checksum);
+    exec("CREATE FUNCTION " + SCHEMA + ".poison() RETURNS int LANGUAGE plpgsql AS $$ BEGIN"
+        + " PERFORM set_config('statement_timeout', '1', false); RETURN 1; END $$");
+    exec("CREATE VIEW " + SCHEMA + ".poisoned AS SELECT " + SCHEMA + ".poison() AS x");
+    deploy(config("mixed", TestDatabases.pgUrl(TestDatabases.PG_DATABASE), 2, 5_000, 8));
+    String poison = "SELECT x FROM " + SCHEMA + ".poisoned";
+    for (int i = 1; i <= 20; i++) {
+      ok(q("mixed", byId(i)));
+    }
+    ok(q("mixed", poison));
+    ok(q("mixed", poison));
+    for (int round = 0; round < 5; round++) {
+      List<Future<JsonObject>> all = new ArrayList<>();
+      for (int i = 1; i <= 20; i++) {
+        all.add(execute(q("mixed", byId(i))));
+        if (i % 5 == 0) {
+          all.add(execute(q("mixed", poison)));
+        }
+      }
+      for (Future<JsonObject> f : all) {
+        f.await(30, TimeUnit.SECONDS); // a rider with a 1 ms deadline would fail here
+      }
+    }
+    JsonObject after = ok(q("mixed", "SELECT current_setting('statement_timeout') AS t FROM " + SCHEMA
+        + ".items LIMIT 1"));
+    assertEquals("5s", cell(after), "the connection's own deadline");
+    assertEquals(before, one(checksum), "the data is unchanged");
+  }
+}

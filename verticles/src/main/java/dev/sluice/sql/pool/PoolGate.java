@@ -164,7 +164,10 @@ final class PoolGate {
     return emptied;
   }
 
-  /** A seat whose connection could not be leased takes no more riders; those on it fail with it. */
+  /**
+   * A seat whose connection could not be leased, or was lost under a rider, takes no more riders;
+   * those on it end with it, and the last hands back what is left of the lease.
+   */
   void failed(Seat s) {
     seats.remove(s);
   }

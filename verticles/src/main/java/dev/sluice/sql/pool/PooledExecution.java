@@ -97,6 +97,10 @@ public final class PooledExecution implements EngineConnection {
         .recover(err -> failure(q, err, timeoutMs, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)))
         .onComplete(ar -> {
           vertx.cancelTimer(timer);
+          if (ticket.seat() != null && ar.failed() && ar.cause() instanceof SqlError se
+              && se.type() == ErrorType.CONNECTION_ERROR) {
+            gate.failed(ticket.seat()); // a lost connection takes no more riders
+          }
           Future<EngineAdapter.Lease> emptied = gate.release(ticket, oneTrip ? job.sql() : null);
           if (emptied != null) {
             // the seat's last rider: its connection goes back to the driver's pool

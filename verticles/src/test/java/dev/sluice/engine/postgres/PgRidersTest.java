@@ -9,6 +9,7 @@ import dev.sluice.config.QueuePolicy;
 import dev.sluice.engine.Engines;
 import dev.sluice.sql.Driver;
 import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.OutageProxy;
 import dev.sluice.sql.SqlBus;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
@@ -265,6 +266,54 @@ class PgRidersTest {
       System.out.printf("[postgres] a cancelled rider was answered after %d ms; its neighbour was served%n", answeredMs);
     } finally {
       exec("DELETE FROM " + SCHEMA + ".r WHERE n > 10");
+    }
+  }
+
+  /**
+   * A shared connection lost under its riders (the relay in front of the server cut): every rider
+   * on it answers connection_error at once, the seat takes no more riders, and once the server is
+   * reachable again the next rider gets a fresh connection.
+   */
+  @Test
+  void ridersOnALostConnectionAnswerAtOnceAndTheNextRidesAFreshOne() throws Exception {
+    ConnectionConfig direct = config("lost", TestDatabases.pgUrl(TestDatabases.PG_DATABASE), 1, 5_000, 8);
+    OutageProxy proxy = OutageProxy.inFrontOf(vertx, direct);
+    String slow = "SELECT count(*) AS rider_lost FROM " + SCHEMA + ".r a, " + SCHEMA + ".r b, " + SCHEMA + ".r c, "
+        + SCHEMA + ".r d";
+    try {
+      proxy.up();
+      deploy(proxy.route(direct));
+      for (String sql : List.of(slow, byId(4), byId(5))) {
+        ok(q("lost", sql));
+        ok(q("lost", sql));
+      }
+      exec("INSERT INTO " + SCHEMA + ".r SELECT g FROM generate_series(11, 400) g");
+      List<Future<JsonObject>> riders = List.of(execute(q("lost", slow)), execute(q("lost", byId(4))),
+          execute(q("lost", byId(5))));
+      awaitActive("rider_lost");
+      long t0 = System.nanoTime();
+      proxy.down();
+      for (Future<JsonObject> f : riders) {
+        SqlError e = failure(f);
+        assertEquals(ErrorType.CONNECTION_ERROR, e.type(), e.toJson().encode());
+      }
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      assertTrue(ms < 5_000, "answered after " + ms + " ms");
+      exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%rider_lost%'"
+          + " AND pid <> pg_backend_pid()");
+      proxy.up();
+      String back = null;
+      for (int attempt = 0; attempt < 20 && back == null; attempt++) {
+        try {
+          back = cell(ok(q("lost", byId(4))));
+        } catch (Exception stillDown) {
+          Thread.sleep(250);
+        }
+      }
+      assertEquals("item 4", back, "served again on a fresh connection");
+    } finally {
+      exec("DELETE FROM " + SCHEMA + ".r WHERE n > 10");
+      proxy.close();
     }
   }
 

@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
  * stream at most {@code maxRows} rows through a cursor (or read a metadata statement whole), roll
  * back and reset the session. The deadline is enforced twice: by the engine and by a gateway timer
  * that cancels the backend; both end in the same {@link SqlBus#deadlineError}, delivered once.
- * Every statement travels on a path that cannot carry a second one (see
+ * A small session-neutral read that ran short last time may instead ride a connection shared with
+ * others ({@link PoolGate}); no cancel request is sent for a rider, whose backend serves its
+ * neighbours too. Every statement travels on a path that cannot carry a second one (see
  * {@link EngineAdapter#single}). Runs on the executor verticle's context.
  */
 public final class PooledExecution implements EngineConnection {

@@ -55,7 +55,7 @@ public final class ConfigLoader {
       "password", "description", "pool_size", "max_wait_queue", "query_timeout_ms", "max_rows",
       "max_rows_ceiling", "schemas", "queue"));
   private static final Set<String> QUEUE = new LinkedHashSet<>(List.of("order", "max_per_principal",
-      "short_reserve", "short_ms", "weights", "pipeline_depth"));
+      "short_reserve", "short_ms", "weights", "pipeline_depth", "ride_max_ms"));
 
   private ConfigLoader() {}
 
@@ -285,7 +285,8 @@ public final class ConfigLoader {
     }
     return new QueuePolicy(order, (int) q.number("max_per_principal", 0, 0, 100_000),
         (int) q.number("short_reserve", 0, 0, 255), q.number("short_ms", QueuePolicy.DEFAULT_SHORT_MS, 1, 3_600_000),
-        weights, (int) q.number("pipeline_depth", QueuePolicy.DEFAULT_PIPELINE_DEPTH, 1, 64));
+        weights, (int) q.number("pipeline_depth", QueuePolicy.DEFAULT_PIPELINE_DEPTH, 1, 64),
+        q.number("ride_max_ms", QueuePolicy.DEFAULT_RIDE_MAX_MS, 1, 60_000));
   }
 
   private static CatalogConfig catalog(ConfigNode c, Map<String, String> o) {

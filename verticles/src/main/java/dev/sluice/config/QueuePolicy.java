@@ -15,9 +15,11 @@ import java.util.Map;
  * @param weights each principal's share of the pool relative to the others (absent: 1)
  * @param pipelineDepth how many small session-neutral reads may be in flight on one connection at
  *     once, where the engine pipelines them (PostgreSQL); 1: every call has a connection to itself
+ * @param rideMaxMs a read rides a shared connection only if the same text took at most this long
+ *     the last time it ran: the longest a rider may hold up the riders behind it, as far as known
  */
 public record QueuePolicy(Order order, int maxPerPrincipal, int shortReserve, long shortMs,
-    Map<String, Integer> weights, int pipelineDepth) {
+    Map<String, Integer> weights, int pipelineDepth, long rideMaxMs) {
 
   /** Served in order of arrival, or shared fairly across principals and sessions by expected cost. */
   public enum Order {
@@ -44,16 +46,19 @@ public record QueuePolicy(Order order, int maxPerPrincipal, int shortReserve, lo
    * between: on 2 cores that took the server's CPU per call from 66 to 40 µs (performance.md).
    */
   public static final int DEFAULT_PIPELINE_DEPTH = 8;
+  /** A small read's own time on a busy 2-core machine stays far below it (under 1 ms, p99 10-20 ms per call). */
+  public static final long DEFAULT_RIDE_MAX_MS = 20;
   public static final QueuePolicy DEFAULT = new QueuePolicy(Order.FAIR, 0, 0, DEFAULT_SHORT_MS, Map.of(),
-      DEFAULT_PIPELINE_DEPTH);
+      DEFAULT_PIPELINE_DEPTH, DEFAULT_RIDE_MAX_MS);
 
   public QueuePolicy {
     weights = weights == null ? Map.of() : Map.copyOf(weights);
     pipelineDepth = Math.max(1, pipelineDepth);
+    rideMaxMs = Math.max(1, rideMaxMs);
   }
 
   public QueuePolicy(Order order, int maxPerPrincipal, int shortReserve, long shortMs, Map<String, Integer> weights) {
-    this(order, maxPerPrincipal, shortReserve, shortMs, weights, DEFAULT_PIPELINE_DEPTH);
+    this(order, maxPerPrincipal, shortReserve, shortMs, weights, DEFAULT_PIPELINE_DEPTH, DEFAULT_RIDE_MAX_MS);
   }
 
   public int weight(String principal) {
@@ -61,29 +66,34 @@ public record QueuePolicy(Order order, int maxPerPrincipal, int shortReserve, lo
   }
 
   public QueuePolicy withOrder(Order o) {
-    return new QueuePolicy(o, maxPerPrincipal, shortReserve, shortMs, weights, pipelineDepth);
+    return new QueuePolicy(o, maxPerPrincipal, shortReserve, shortMs, weights, pipelineDepth, rideMaxMs);
   }
 
   public QueuePolicy withShortReserve(int slots) {
-    return new QueuePolicy(order, maxPerPrincipal, slots, shortMs, weights, pipelineDepth);
+    return new QueuePolicy(order, maxPerPrincipal, slots, shortMs, weights, pipelineDepth, rideMaxMs);
   }
 
   public QueuePolicy withWeights(Map<String, Integer> w) {
-    return new QueuePolicy(order, maxPerPrincipal, shortReserve, shortMs, w, pipelineDepth);
+    return new QueuePolicy(order, maxPerPrincipal, shortReserve, shortMs, w, pipelineDepth, rideMaxMs);
   }
 
   public QueuePolicy withMaxPerPrincipal(int n) {
-    return new QueuePolicy(order, n, shortReserve, shortMs, weights, pipelineDepth);
+    return new QueuePolicy(order, n, shortReserve, shortMs, weights, pipelineDepth, rideMaxMs);
   }
 
   public QueuePolicy withPipelineDepth(int depth) {
-    return new QueuePolicy(order, maxPerPrincipal, shortReserve, shortMs, weights, depth);
+    return new QueuePolicy(order, maxPerPrincipal, shortReserve, shortMs, weights, depth, rideMaxMs);
+  }
+
+  public QueuePolicy withRideMaxMs(long ms) {
+    return new QueuePolicy(order, maxPerPrincipal, shortReserve, shortMs, weights, pipelineDepth, ms);
   }
 
   public JsonObject toJson() {
     return new JsonObject().put("order", order.wireName()).put("max_per_principal", maxPerPrincipal)
         .put("short_reserve", shortReserve).put("short_ms", shortMs)
-        .put("weights", new JsonObject(Map.copyOf(weights))).put("pipeline_depth", pipelineDepth);
+        .put("weights", new JsonObject(Map.copyOf(weights))).put("pipeline_depth", pipelineDepth)
+        .put("ride_max_ms", rideMaxMs);
   }
 
   public static QueuePolicy fromJson(JsonObject j) {
@@ -96,6 +106,6 @@ public record QueuePolicy(Order order, int maxPerPrincipal, int shortReserve, lo
     w.forEach(e -> weights.put(e.getKey(), ((Number) e.getValue()).intValue()));
     return new QueuePolicy(o == null ? Order.FAIR : o, j.getInteger("max_per_principal", 0),
         j.getInteger("short_reserve", 0), j.getLong("short_ms", DEFAULT_SHORT_MS), weights,
-        j.getInteger("pipeline_depth", DEFAULT_PIPELINE_DEPTH));
+        j.getInteger("pipeline_depth", DEFAULT_PIPELINE_DEPTH), j.getLong("ride_max_ms", DEFAULT_RIDE_MAX_MS));
   }
 }

@@ -101,6 +101,7 @@ class ConfigLoaderTest {
               short_ms: 50
               weights: {analytics: 1, support: 3}
               pipeline_depth: 3
+              ride_max_ms: 50
           - id: plain
             driver: sqlite
             path: plain.db
@@ -113,6 +114,7 @@ class ConfigLoaderTest {
     assertEquals(3, q.weight("support"));
     assertEquals(1, q.weight("someone-else"));
     assertEquals(3, q.pipelineDepth());
+    assertEquals(50, q.rideMaxMs());
     assertEquals(QueuePolicy.DEFAULT, c.connections().get(1).queue());
     assertEquals(QueuePolicy.DEFAULT_PIPELINE_DEPTH, c.connections().get(1).queue().pipelineDepth());
     assertEquals(q, ConnectionConfig.fromJson(c.connections().get(0).toJson()).queue(), "the bus form keeps it");
@@ -120,6 +122,8 @@ class ConfigLoaderTest {
     assertEquals("connections[0].queue.order: must be fair or fifo, got \"lifo\"", error(base + "      order: lifo\n"));
     assertTrue(error(base + "      weights: {a: 0}\n").startsWith("connections[0].queue.weights.a: must be"),
         error(base + "      weights: {a: 0}\n"));
+    assertTrue(error(base + "      ride_max_ms: 0\n").startsWith("connections[0].queue.ride_max_ms: must be"),
+        error(base + "      ride_max_ms: 0\n"));
     for (String depth : List.of("0", "65")) {
       assertTrue(error(base + "      pipeline_depth: " + depth + "\n").startsWith("connections[0].queue.pipeline_depth: must be"),
           error(base + "      pipeline_depth: " + depth + "\n"));

@@ -74,12 +74,11 @@ final class PoolGate {
     }
   }
 
-  /** A read that took longer than this last time holds a connection alone: riders behind it would wait. */
-  static final double RIDE_MAX_MS = 20;
-
   private final FairQueue<Ticket> queue;
   private final int connections;
   private final int depth;
+  /** A read that took longer than this last time holds a connection alone: riders behind it would wait. */
+  private final long rideMaxMs;
   private final RecentReadTimes recent = new RecentReadTimes();
   /** Connections held by a call alone. */
   private int whole;
@@ -89,16 +88,17 @@ final class PoolGate {
   PoolGate(ConnectionConfig cfg, QueueMeters meters) {
     this.connections = Math.max(1, cfg.poolSize());
     this.depth = cfg.queue().pipelineDepth();
+    this.rideMaxMs = cfg.queue().rideMaxMs();
     this.queue = new FairQueue<>(cfg.id(), cfg.queue(), cfg.maxWaitQueue(), connections, meters);
   }
 
   /**
    * Whether a read of this text may ride a shared connection, as far as the gate knows: the pool
-   * pipelines, and the same text ran in at most {@link #RIDE_MAX_MS} the last time it was timed.
+   * pipelines, and the same text ran in at most {@code ride_max_ms} the last time it was timed.
    * The engine still has to say the read cannot touch the session.
    */
   boolean mayRide(String sql) {
-    return depth > 1 && recent.atMost(sql, RIDE_MAX_MS);
+    return depth > 1 && recent.atMost(sql, rideMaxMs);
   }
 
   /**

@@ -113,13 +113,13 @@ class PoolGateTest {
     assertTrue(g.mayRide(quick));
 
     PoolGate.Ticket s = g.enter(caller(2), false);
-    Thread.sleep((long) PoolGate.RIDE_MAX_MS + 5);
+    Thread.sleep((long) QueuePolicy.DEFAULT_RIDE_MAX_MS + 5);
     g.answered(s);
     g.release(s, slow);
-    assertFalse(g.mayRide(slow), "took longer than " + PoolGate.RIDE_MAX_MS + " ms");
+    assertFalse(g.mayRide(slow), "took longer than " + QueuePolicy.DEFAULT_RIDE_MAX_MS + " ms");
 
     PoolGate.Ticket again = g.enter(caller(3), false);
-    Thread.sleep((long) PoolGate.RIDE_MAX_MS + 5);
+    Thread.sleep((long) QueuePolicy.DEFAULT_RIDE_MAX_MS + 5);
     g.answered(again);
     g.release(again, quick);
     assertFalse(g.mayRide(quick), "the last run counts: a text that turned slow stops riding");
@@ -143,7 +143,7 @@ class PoolGateTest {
     PoolGate.Ticket first = g.enter(caller(1), true);
     PoolGate.Ticket second = g.enter(caller(2), true);
     assertSame(first.seat(), second.seat());
-    Thread.sleep((long) PoolGate.RIDE_MAX_MS + 10); // the first statement keeps the backend busy
+    Thread.sleep((long) QueuePolicy.DEFAULT_RIDE_MAX_MS + 10); // the first statement keeps the backend busy
     g.answered(first);
     g.answered(second); // answered right behind it: its own statement was quick
     g.release(first, "SELECT first");

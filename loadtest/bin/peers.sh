@@ -186,12 +186,15 @@ alloc_bytes() {
 sys_io() { awk '$1 == "syscr:" {r = $2} $1 == "syscw:" {w = $2} END {print r + 0, w + 0}' "/proc/$1/io" 2>/dev/null || echo "0 0"; }
 # machine_ticks: busy clock ticks of all CPUs (/proc/stat: user, nice, system, irq and softirq; not idle, iowait or steal)
 machine_ticks() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
-# db_ticks ENGINE: CPU ticks of the PostgreSQL server (postmaster and every backend); "-" on SQLite,
-# which runs inside the server under test
+# db_ticks ENGINE: CPU ticks of the PostgreSQL server (postmaster and every backend, live or ended:
+# the postmaster's cutime + cstime hold the backends it reaped, so a peer's pool closing its
+# connections during a run takes nothing away); "-" on SQLite, which runs inside the server under test
 PG_PIDFILE="${PG_PIDFILE:-$(ls /var/lib/postgresql/*/main/postmaster.pid 2>/dev/null | head -1)}"
 db_ticks() {
   [[ "$1" == pg && -r "$PG_PIDFILE" ]] || { echo -; return; }
-  cpu_ticks "$(head -1 "$PG_PIDFILE")"
+  local pm
+  pm="$(head -1 "$PG_PIDFILE")"
+  echo $(( $(cpu_ticks "$pm") + $(awk '{sub(/^.*\) /, ""); print $14 + $15}' "/proc/$pm/stat") ))
 }
 pg_xacts() { psql -h 127.0.0.1 -U postgres -Atc "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '$PG_DB'"; }
 

@@ -129,7 +129,8 @@ public abstract class EngineExecutorContract {
     return failure(execute(req));
   }
 
-  protected static SqlError failure(Future<?> f) {
+  /** The error {@code f} failed with (within 60 s); fails the test when it succeeded. */
+  public static SqlError failure(Future<?> f) {
     try {
       f.await(60, TimeUnit.SECONDS);
     } catch (Exception e) {

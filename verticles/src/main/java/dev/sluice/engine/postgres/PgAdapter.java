@@ -158,7 +158,7 @@ final class PgAdapter extends PooledEngine {
     Promise<Boolean> read = context.promise();
     if (lease.bare().shared) {
       // a rider: neutral by admission, so nothing follows it; it leaves with this turn's others
-      lease.bare().reset = Future.succeededFuture();
+      // (its lease view is never released: the seat's lease carries the no-reset outcome)
       riderWrites.add(context, lease.conn(), flight -> flight.schedule(command, read));
       return read.future().map(suspended -> new Rows(columns.isEmpty() ? null : columns.get(0), kept));
     }

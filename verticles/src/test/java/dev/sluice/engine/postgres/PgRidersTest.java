@@ -1,6 +1,7 @@
 package dev.sluice.engine.postgres;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static dev.sluice.sql.EngineExecutorContract.failure;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -109,15 +110,6 @@ class PgRidersTest {
 
   private static JsonObject ok(JsonObject req) throws Exception {
     return execute(req).await(60, TimeUnit.SECONDS);
-  }
-
-  private static SqlError failure(Future<?> f) {
-    try {
-      f.await(60, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      return SqlError.from(e);
-    }
-    return fail("expected a failure");
   }
 
   private static String cell(JsonObject result) {

@@ -87,15 +87,18 @@ public final class LoadOptions {
     }
   }
 
-  /** A copy for a warm-up run: same target and mix, its own short duration, no ramp-up. */
+  /**
+   * A copy for one of the two warm-up fleets: same target, mix and agents (at most 64, for sweeps
+   * of thousands), half the warm-up each, no ramp-up.
+   */
   LoadOptions warmup() {
     LoadOptions w = new LoadOptions();
     w.url = url;
     w.token = token;
     w.connection = connection;
     w.dialect = dialect;
-    w.agents = Math.min(agents, 10);
-    w.durationSeconds = warmupSeconds;
+    w.agents = Math.min(agents, 64);
+    w.durationSeconds = warmupSeconds / 2;
     w.thinkTimeMs = thinkTimeMs;
     w.mix = mix;
     w.maxCalls = maxCalls;

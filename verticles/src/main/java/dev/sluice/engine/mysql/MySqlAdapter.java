@@ -16,6 +16,9 @@ import io.vertx.core.internal.ContextInternal;
 import io.vertx.mysqlclient.impl.command.ResetConnectionCommand;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlResult;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.vertx.sqlclient.impl.SocketConnectionBase;
 import io.vertx.sqlclient.impl.SqlClientInternal;
 import io.vertx.sqlclient.internal.Connection;
 import io.vertx.sqlclient.internal.SqlConnectionInternal;
@@ -139,7 +142,14 @@ final class MySqlAdapter extends PooledEngine {
    */
   @Override
   protected Handler<SqlConnection> connectHandler(boolean side) {
-    return conn -> MySQLConnection.cast(conn).setOption(MySQLSetOption.MYSQL_OPTION_MULTI_STATEMENTS_OFF)
+    return conn -> {
+      coalesceFlushes(conn);
+      connected(conn, side);
+    };
+  }
+
+  private void connected(SqlConnection conn, boolean side) {
+    MySQLConnection.cast(conn).setOption(MySQLSetOption.MYSQL_OPTION_MULTI_STATEMENTS_OFF)
         .compose(v -> {
           if (serverInfo == null) {
             // the server was down when the start-up probe ran; the next probe reads VERSION()
@@ -150,6 +160,23 @@ final class MySqlAdapter extends PooledEngine {
               .onSuccess(x -> backendIds.put(physical(conn), id.result()));
         })
         .eventually(conn::close);
+  }
+
+  private static final String FLUSHES = "sluice-flushes";
+
+  /**
+   * The MySQL client (5.0.10) flushes the socket after every packet it encodes, so a one-trip read
+   * (the statement, the reset, the set-up and the found-rows clear) went out in four send calls and
+   * the server woke for each. With the flushes held to the end of the event loop's task, or of the
+   * channel's read, what one task writes leaves in one write. Before the codec: its flushes pass here.
+   */
+  private static void coalesceFlushes(SqlConnection conn) {
+    if (physical(conn) instanceof SocketConnectionBase socket) {
+      ChannelPipeline pipeline = socket.socket().channelHandlerContext().pipeline();
+      if (pipeline.get("codec") != null && pipeline.get(FLUSHES) == null) {
+        pipeline.addBefore("codec", FLUSHES, new FlushConsolidationHandler(64, true));
+      }
+    }
   }
 
   /**

@@ -15,6 +15,11 @@ final class JsonLines {
     void line(byte[] bytes, int length) throws IOException;
   }
 
+  /** Runs when the lines read so far are all handed on. */
+  interface Drained {
+    void run() throws IOException;
+  }
+
   /** A line buffer that grew past this for one large answer is not kept for the next. */
   private static final int KEPT_LINE_BYTES = 1 << 20;
 
@@ -26,6 +31,11 @@ final class JsonLines {
    * system call per line for nothing.
    */
   static void read(InputStream in, Sink sink) throws IOException {
+    read(in, sink, () -> { });
+  }
+
+  /** As above; {@code drained} runs after the lines of each read, before the next read may block. */
+  static void read(InputStream in, Sink sink, Drained drained) throws IOException {
     byte[] chunk = new byte[8_192];
     byte[] line = new byte[1_024];
     int length = 0;
@@ -43,6 +53,7 @@ final class JsonLines {
       }
       line = append(line, length, chunk, start, n - start);
       length += n - start;
+      drained.run();
       if (length == 0 && line.length > KEPT_LINE_BYTES) {
         line = new byte[1_024];
       }

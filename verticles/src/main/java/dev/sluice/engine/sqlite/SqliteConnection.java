@@ -63,7 +63,11 @@ final class SqliteConnection implements EngineConnection {
       p.names().forEach(n -> values.add(job.params().getValue(n)));
       line.put("sql", p.sql()).put("params", values);
     }
-    SqliteJob sj = new SqliteJob(job.queryId(), line, job.timeoutMs(), job.onRows(), job.caller());
+    // a plain read with the connection's deadline may ride a busy worker: a neighbour's kill at
+    // its deadline costs it only a second try, never a changed result
+    boolean rideable = job.mode() == SqlRequest.Mode.QUERY && job.params() == null
+        && job.timeoutMs() == cfg.queryTimeoutMs();
+    SqliteJob sj = new SqliteJob(job.queryId(), line, job.timeoutMs(), job.onRows(), job.caller(), rideable);
     long submitted = System.nanoTime();
     return (job.mode() == SqlRequest.Mode.WRITE ? writer() : pool).submit(sj)
         .map(r -> r.put("timings", new JsonObject().put("poolWaitMs", (sj.dispatchedAt - submitted) / 1e6)));

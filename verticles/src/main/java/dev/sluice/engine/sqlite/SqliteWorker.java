@@ -34,6 +34,10 @@ final class SqliteWorker {
   private String serverVersion;
   /** Jobs handed to this process, for the operator's view (touched on the pool's context only). */
   private long jobs;
+  /** System.nanoTime() of its last answer (the pool's context only): when a rider behind it could start. */
+  long answeredAt;
+  /** Bytes of the job lines it was sent and has not answered (the pool's context only). */
+  int unansweredBytes;
 
   private SqliteWorker(Process process) {
     this.process = process;
@@ -121,25 +125,28 @@ final class SqliteWorker {
   }
 
   /**
-   * Sends one job line. The worker is idle and blocked reading stdin whenever a job is sent (one
-   * job per worker), so the write drains at once; a failure means the process is gone, which the
-   * exit handler reports.
+   * Sends one job line and returns its size. The write cannot block the event loop: a job goes to
+   * an idle worker (blocked reading stdin), or as a rider to a busy one only while the lines it has
+   * not answered stay far below the pipe's 64 KB ({@code SqliteWorkerPool}). A failure means the
+   * process is gone, which the exit handler reports.
    */
-  void send(JsonObject job) {
+  int send(JsonObject job) {
     // the streaming encoder into this worker's own buffer: encode() went through databind and a
     // String, then a copy to bytes, for every job
     jobLine.reset();
     JsonBytes.write(job, jobLine);
     jobLine.write('\n');
+    int size = jobLine.size();
     try {
       jobLine.writeTo(stdin);
       stdin.flush();
     } catch (IOException e) {
       process.destroyForcibly();
     }
-    if (jobLine.size() > 64 * 1024) {
+    if (size > 64 * 1024) {
       jobLine = new java.io.ByteArrayOutputStream(1024); // a huge SQL text does not stay allocated
     }
+    return size;
   }
 
   /** SIGKILL: the only reliable way to stop a CPU-bound SQLite statement. */

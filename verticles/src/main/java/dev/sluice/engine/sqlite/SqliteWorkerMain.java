@@ -35,8 +35,8 @@ public final class SqliteWorkerMain {
   private SqliteWorkerMain() {}
 
   public static void main(String[] args) throws Exception {
-    PrintStream out = new PrintStream(new java.io.FileOutputStream(FileDescriptor.out), false,
-        StandardCharsets.UTF_8);
+    PrintStream out = new PrintStream(new java.io.BufferedOutputStream(
+        new java.io.FileOutputStream(FileDescriptor.out), 1 << 16), false, StandardCharsets.UTF_8);
     watchParent();
     boolean writer = args.length == 2 && WRITE_FLAG.equals(args[1]);
     if (args.length != 1 && !writer || !new java.io.File(args[0]).canRead()) {
@@ -57,6 +57,8 @@ public final class SqliteWorkerMain {
       version = rs.getString(1);
     }
     emit(out, new JsonObject().put("type", "ready").put("version", version));
+    // progress goes out at once; answers wait for the end of the jobs already read, so jobs that
+    // arrived together are answered in one write
     WorkerQuery query = new WorkerQuery(conn, line -> emit(out, line));
     // stdin unbuffered: the job lines are split and parsed from their bytes (JsonLines), with no
     // String per job and no FIONREAD after each read, as System.in's buffer would ask
@@ -65,14 +67,14 @@ public final class SqliteWorkerMain {
         throw new io.vertx.core.json.DecodeException("a job line is not a JSON object");
       }
       try {
-        emit(out, query.run(job));
+        emit(out, query.run(job), false);
       } catch (OutOfMemoryError oom) {
         // the heap cap did its job; report, then exit so the pool starts a clean worker
         emit(out, WorkerProtocol.retiring(WorkerProtocol.error(job.getString("id"), "query_error",
             "the query needed more memory than the SQLite worker's heap allows; aggregate or filter more")));
         System.exit(3);
       }
-    });
+    }, out::flush);
     // stdin closed: the gateway is gone or done with us
     System.exit(0);
   }
@@ -110,6 +112,10 @@ public final class SqliteWorkerMain {
 
   /** One answer line, encoded straight to UTF-8 bytes (the worker's only thread writes them). */
   private static void emit(PrintStream out, JsonObject line) {
+    emit(out, line, true);
+  }
+
+  private static void emit(PrintStream out, JsonObject line, boolean flush) {
     java.io.ByteArrayOutputStream bytes = answer;
     bytes.reset();
     JsonBytes.write(line, bytes);
@@ -119,7 +125,9 @@ public final class SqliteWorkerMain {
     } catch (java.io.IOException printStreamsDoNotThrow) {
       throw new java.io.UncheckedIOException(printStreamsDoNotThrow);
     }
-    out.flush();
+    if (flush) {
+      out.flush();
+    }
     if (bytes.size() > 1 << 20) {
       answer = new java.io.ByteArrayOutputStream(4_096); // a large result's buffer is not kept
     }

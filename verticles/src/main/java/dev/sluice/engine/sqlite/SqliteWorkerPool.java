@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import dev.sluice.sql.pool.FairQueue;
 import dev.sluice.sql.pool.QueueMeters;
+import dev.sluice.sql.pool.RecentReadTimes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +22,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Warm worker processes for one SQLite connection, one job each: two start with the pool, another
+ * Warm worker processes for one SQLite connection, one job each, or several small reads ("riders",
+ * answered in order) when all are busy: two start with the pool, another
  * whenever a call has to wait, up to {@code pool_size}; once started a worker stays, and one that
  * dies or is killed is replaced. A bounded wait queue in front. Runs on its verticle's context;
  * not thread-safe.
@@ -30,6 +32,13 @@ import java.util.Set;
  * never sees more than one call at a time keeps two, not {@code pool_size}.
  */
 final class SqliteWorkerPool {
+
+  /**
+   * A busy worker takes another rider only while the lines it has not answered are at most this
+   * much: with a rider's text at most 4 KB (escaped, under 26 KB) the pipe's 64 KB never fills, so
+   * sending never blocks the event loop.
+   */
+  static final int RIDER_BYTES = 16 * 1024;
 
   /** Delay before retrying to start workers after a failed start (missing file, bad DB). */
   static final long RESPAWN_BACKOFF_MS = 2_000;
@@ -43,7 +52,8 @@ final class SqliteWorkerPool {
   private final ArrayDeque<SqliteWorker> idle = new ArrayDeque<>();
   /** Jobs waiting for a worker, in fair (or FIFO) order; bounded by max_wait_queue. */
   private final FairQueue<SqliteJob> waiting;
-  private final Map<SqliteWorker, SqliteJob> running = new HashMap<>();
+  /** Each busy worker's jobs, in the order it answers them (more than one when reads ride). */
+  private final Map<SqliteWorker, ArrayDeque<SqliteJob>> running = new HashMap<>();
   private final Map<String, SqliteJob> byQueryId = new HashMap<>();
   private int starting;
   /**
@@ -58,6 +68,10 @@ final class SqliteWorkerPool {
   private String serverVersion;
   /** Workers replaced after they died or were killed (deadline, cancel, out of memory). */
   private long restarts;
+  /** How long each recent read text took, for which reads may ride a busy worker. */
+  private final RecentReadTimes recentReads = new RecentReadTimes();
+  /** Riders sent back to the queue because the worker they waited on was killed for another call. */
+  private long requeued;
 
   private final boolean writer;
 
@@ -136,6 +150,7 @@ final class SqliteWorkerPool {
     if (busy != null) {
       return Future.failedFuture(busy);
     }
+    job.rides = !writer && job.rideable && recentReads.atMost(job.sql, cfg.queue().rideMaxMs());
     byQueryId.put(job.queryId, job);
     watchdog.arm(job);
     job.entry = waiting.add(job, job.caller);
@@ -147,10 +162,19 @@ final class SqliteWorkerPool {
     });
   }
 
-  /** Hands idle workers the jobs the queue chooses. */
+  /**
+   * Hands idle workers the jobs the queue chooses; when none is idle, a rider may join the busy
+   * worker with the fewest riders (spread before stacking), up to {@code queue.pipeline_depth}.
+   * Order stays strict: while the next job in order needs a worker alone, nothing passes it.
+   */
   private void pump() {
-    while (!idle.isEmpty()) {
-      FairQueue.Entry<SqliteJob> next = waiting.next();
+    while (true) {
+      SqliteWorker w = idle.peekFirst();
+      boolean shared = w == null;
+      if (shared && (w = lightestRiding()) == null) {
+        return;
+      }
+      FairQueue.Entry<SqliteJob> next = shared ? waiting.next(job -> job.rides || job.done()) : waiting.next();
       if (next == null) {
         return;
       }
@@ -160,8 +184,26 @@ final class SqliteWorkerPool {
         waiting.finished(next, 0);
         continue;
       }
-      dispatch(idle.pollFirst(), job);
+      if (!shared) {
+        idle.pollFirst();
+      }
+      dispatch(w, job);
     }
+  }
+
+  /** The busy worker serving only riders with the fewest of them, if it may take one more. */
+  private SqliteWorker lightestRiding() {
+    int depth = writer ? 1 : cfg.queue().pipelineDepth();
+    SqliteWorker best = null;
+    int least = depth;
+    for (Map.Entry<SqliteWorker, ArrayDeque<SqliteJob>> e : running.entrySet()) {
+      ArrayDeque<SqliteJob> jobs = e.getValue();
+      if (jobs.size() < least && jobs.peekFirst().rides && e.getKey().unansweredBytes <= RIDER_BYTES) {
+        best = e.getKey();
+        least = jobs.size();
+      }
+    }
+    return best;
   }
 
   boolean cancel(String queryId) {
@@ -177,45 +219,89 @@ final class SqliteWorkerPool {
     job.worker = w;
     job.dispatchedAt = System.nanoTime();
     w.countJob();
-    running.put(w, job);
-    w.onLine(line -> answer(w, job, line));
-    w.send(job.line);
+    running.computeIfAbsent(w, k -> new ArrayDeque<>()).addLast(job);
+    w.onLine(line -> answer(w, line));
+    job.sentBytes = w.send(job.line);
+    w.unansweredBytes += job.sentBytes;
   }
 
-  private void answer(SqliteWorker w, SqliteJob job, JsonObject line) {
-    if (!job.queryId.equals(line.getString("id")) || job.done()) {
+  /** A worker answers its jobs in the order they were sent: a line is about the first of them. */
+  private void answer(SqliteWorker w, JsonObject line) {
+    ArrayDeque<SqliteJob> jobs = running.get(w);
+    SqliteJob job = jobs == null ? null : jobs.peekFirst();
+    if (job == null || !job.queryId.equals(line.getString("id"))) {
       return;
     }
-    if ("result".equals(line.getString("type")) || "error".equals(line.getString("type"))) {
-      waiting.finished(job.entry, (System.nanoTime() - job.dispatchedAt) / 1e6);
+    String type = line.getString("type", "");
+    if ("progress".equals(type)) {
+      job.onRows.accept(line.getInteger("rows", 0));
+      return;
     }
-    switch (line.getString("type", "")) {
-      case "progress" -> job.onRows.accept(line.getInteger("rows", 0));
-      case "result" -> {
-        running.remove(w);
-        line.remove("id");
-        line.remove("type");
-        job.result.tryComplete(line);
-        release(w);
-      }
-      case "error" -> {
-        running.remove(w);
-        JsonObject details = JsonFields.copy(line);
-        for (String k : List.of("id", "type", "error_type", "message", WorkerProtocol.RETIRING)) {
-          details.remove(k);
-        }
-        job.result.tryFail(new SqlError(ErrorType.fromWire(line.getString("error_type", "query_error")),
-            line.getString("message", "SQLite error"), details));
-        if (line.getBoolean(WorkerProtocol.RETIRING, false)) {
-          // It is exiting on its own; its exit may not be seen yet, so no job may go to it. Killing
-          // it makes the exit (and so the replacement) prompt rather than wait on the JVM's teardown.
-          w.kill();
-        } else {
-          release(w);
-        }
-      }
-      default -> { }
+    if (!"result".equals(type) && !"error".equals(type)) {
+      return;
     }
+    jobs.pollFirst();
+    ran(w, job);
+    if ("result".equals(type)) {
+      line.remove("id");
+      line.remove("type");
+      job.result.tryComplete(line);
+    } else {
+      JsonObject details = JsonFields.copy(line);
+      for (String k : List.of("id", "type", "error_type", "message", WorkerProtocol.RETIRING)) {
+        details.remove(k);
+      }
+      job.result.tryFail(new SqlError(ErrorType.fromWire(line.getString("error_type", "query_error")),
+          line.getString("message", "SQLite error"), details));
+      if (line.getBoolean(WorkerProtocol.RETIRING, false)) {
+        // It is exiting on its own; its exit may not be seen yet, so no job may go to it. Killing
+        // it makes the exit (and so the replacement) prompt rather than wait on the JVM's teardown.
+        retire(w);
+        return;
+      }
+    }
+    if (jobs.isEmpty()) {
+      running.remove(w);
+      release(w);
+    } else {
+      pump();
+    }
+  }
+
+  /**
+   * A job left its worker: its engine time runs from when the worker could start it (its dispatch,
+   * or the answer before it on the same worker), for the queue's cost history and the riders' record.
+   */
+  private void ran(SqliteWorker w, SqliteJob job) {
+    long now = System.nanoTime();
+    double ms = (now - Math.max(job.dispatchedAt, w.answeredAt)) / 1e6;
+    w.answeredAt = now;
+    w.unansweredBytes -= job.sentBytes;
+    waiting.finished(job.entry, ms);
+    if (job.rideable) {
+      recentReads.record(job.sql, ms);
+    }
+  }
+
+  /**
+   * Kills a worker that must not take or finish more jobs; the riders still waiting on it had not
+   * started (a worker runs one job at a time, in order), so they go back to the queue.
+   */
+  private void retire(SqliteWorker w) {
+    ArrayDeque<SqliteJob> jobs = running.remove(w);
+    w.kill();
+    if (jobs != null) {
+      jobs.forEach(this::requeue);
+    }
+    pump();
+  }
+
+  /** A rider whose worker was killed for another call: queued again, with its own deadline still running. */
+  private void requeue(SqliteJob job) {
+    waiting.stopped(job.entry);
+    job.worker = null;
+    requeued++;
+    job.entry = waiting.add(job, job.caller);
   }
 
   private void release(SqliteWorker w) {
@@ -229,11 +315,12 @@ final class SqliteWorkerPool {
   /** Watchdog decision: kill the job's worker (if it has one) and fail the job now. */
   private void terminate(SqliteJob job, SqlError error) {
     waiting.remove(job.entry);
-    if (job.worker != null && running.get(job.worker) == job) {
-      running.remove(job.worker);
-      // killed at its deadline: that much engine time is what this statement costs
-      waiting.finished(job.entry, (System.nanoTime() - job.dispatchedAt) / 1e6);
-      job.worker.kill();
+    ArrayDeque<SqliteJob> jobs = job.worker == null ? null : running.get(job.worker);
+    if (jobs != null && jobs.remove(job)) {
+      // killed at its deadline: that much engine time is what this statement costs, and a read
+      // that took so long no longer rides
+      ran(job.worker, job);
+      retire(job.worker);
     }
     job.result.tryFail(error.with("queryId", job.queryId));
   }
@@ -241,11 +328,17 @@ final class SqliteWorkerPool {
   private void died(SqliteWorker w, Integer exitCode) {
     workers.remove(w);
     idle.remove(w);
-    SqliteJob job = running.remove(w);
+    ArrayDeque<SqliteJob> jobs = running.remove(w);
+    SqliteJob job = jobs == null ? null : jobs.pollFirst();
     if (job != null && !job.done()) {
       waiting.finished(job.entry, (System.nanoTime() - job.dispatchedAt) / 1e6);
       job.result.tryFail(new SqlError(ErrorType.CONNECTION_ERROR, "SQLite worker process " + w.pid()
           + " died (exit " + exitCode + ") while running the query; a new worker is starting, retry the call"));
+    }
+    if (jobs != null && !jobs.isEmpty()) {
+      // the riders behind it never started
+      jobs.forEach(this::requeue);
+      pump();
     }
     if (!closed && workers.size() + starting < warm) {
       restarts++;
@@ -274,7 +367,8 @@ final class SqliteWorkerPool {
         .put("serverVersion", serverVersion).put("flavour", "sqlite").put("readOnly", true)
         .put("path", cfg.path())
         .put("pool", new JsonObject().put("size", workers.size()).put("max", size())
-            .put("inUse", running.size()).put("waiting", waiting.size()))
+            .put("inUse", running.size()).put("waiting", waiting.size()).put("pipelined", pipelined())
+            .put("requeued", requeued))
         .put("workers", workerInfo()).put("restarts", restarts);
     if (workers.isEmpty() && lastError != null) {
       j.put("error", lastError);
@@ -282,11 +376,24 @@ final class SqliteWorkerPool {
     return j;
   }
 
+  /** Riders on workers now (as PostgreSQL's {@code pool.pipelined}: the calls that may share one). */
+  private int pipelined() {
+    int n = 0;
+    for (ArrayDeque<SqliteJob> jobs : running.values()) {
+      for (SqliteJob job : jobs) {
+        n += job.rides ? 1 : 0;
+      }
+    }
+    return n;
+  }
+
   /** Each worker process as the operator's console shows it. */
   private JsonArray workerInfo() {
     JsonArray a = new JsonArray();
     for (SqliteWorker w : workers) {
-      a.add(new JsonObject().put("pid", w.pid()).put("jobs", w.jobs()).put("busy", running.containsKey(w)));
+      ArrayDeque<SqliteJob> jobs = running.get(w);
+      a.add(new JsonObject().put("pid", w.pid()).put("jobs", w.jobs()).put("busy", jobs != null)
+          .put("inFlight", jobs == null ? 0 : jobs.size()));
     }
     return a;
   }

@@ -260,6 +260,18 @@ public final class FairQueue<T> {
   }
 
   /**
+   * A call that was running was stopped for a reason not its own (the worker it shared was killed
+   * for another call): it no longer runs, and its time teaches nothing about its cost. The owner
+   * queues it again with {@link #add}.
+   */
+  public void stopped(Entry<T> e) {
+    running--;
+    if (e.heavy) {
+      runningHeavy--;
+    }
+  }
+
+  /**
    * A call that ran ended after {@code engineMs}: learn its cost, and charge the difference from
    * what it was charged when it started unless the call was expected short and was short. A short
    * call's deviation is mostly scheduling noise (a collector pause, a busy event loop) that hit

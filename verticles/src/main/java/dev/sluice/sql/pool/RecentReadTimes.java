@@ -8,9 +8,10 @@ import java.util.Map;
  * by the exact text: two reads of one fingerprint may differ by orders of magnitude with their
  * literals, and a slow one must not ride a shared connection because a cheap one of the same shape
  * was quick. Texts longer than {@link #MAX_TEXT} are not kept (so they never ride). Not
- * thread-safe: owned by one pool on its context.
+ * thread-safe: owned by one pool on its context (a PostgreSQL or MySQL pool gate, a SQLite worker
+ * pool).
  */
-final class RecentReadTimes {
+public final class RecentReadTimes {
 
   static final int MAX_TEXTS = 1_024;
   static final int MAX_TEXT = 4_096;
@@ -22,14 +23,14 @@ final class RecentReadTimes {
     }
   };
 
-  void record(String sql, double ms) {
+  public void record(String sql, double ms) {
     if (sql.length() <= MAX_TEXT) {
       lastMs.put(sql, ms);
     }
   }
 
   /** Whether {@code sql} ran before and took at most {@code ms} the last time. */
-  boolean atMost(String sql, double ms) {
+  public boolean atMost(String sql, double ms) {
     Double last = sql.length() <= MAX_TEXT ? lastMs.get(sql) : null;
     return last != null && last <= ms;
   }

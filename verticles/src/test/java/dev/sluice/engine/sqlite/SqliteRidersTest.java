@@ -1,0 +1,196 @@
+package dev.sluice.engine.sqlite;
+
+import static dev.sluice.sql.EngineExecutorContract.failure;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.sluice.config.ConnectionConfig;
+import dev.sluice.config.QueuePolicy;
+import dev.sluice.engine.Engines;
+import dev.sluice.sql.Driver;
+import dev.sluice.sql.ErrorType;
+import dev.sluice.sql.SqlBus;
+import dev.sluice.sql.SqlError;
+import dev.sluice.sql.SqlExecutorVerticle;
+import dev.sluice.sql.analysis.SqlAnalyzer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Small reads riding busy SQLite worker processes, on real workers and a real file: each rider
+ * its own answer (failing ones fail alone), and the hazard of riding, a read that turned slow
+ * behind which riders wait: killed at its deadline, it takes no rider down with it (they run
+ * again elsewhere), and having run long it rides no more.
+ */
+class SqliteRidersTest {
+
+  /** Far above what the quick reads take, far below the slow one's deadline. */
+  private static final long RIDE_MAX_MS = 500;
+  private static final long DEADLINE_MS = 4_000;
+
+  @TempDir
+  Path dir;
+  private Path db;
+  private Vertx vertx;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    db = dir.resolve("riders.sqlite");
+    write("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT)",
+        "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 200) "
+            + "INSERT INTO items SELECT n, 'item ' || n FROM g",
+        "CREATE TABLE r (n INTEGER)",
+        "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 10) INSERT INTO r SELECT n FROM g");
+    vertx = Vertx.vertx();
+    // two workers: one to be stuck behind, one to serve the riders sent back from it
+    ConnectionConfig c = new ConnectionConfig("riders", Driver.SQLITE, null, db.toString(), null, null, null, 2, 256,
+        DEADLINE_MS, 100, 1_000).withQueue(QueuePolicy.DEFAULT.withPipelineDepth(8).withRideMaxMs(RIDE_MAX_MS));
+    vertx.deployVerticle(new SqlExecutorVerticle(SqliteEngine.INSTANCE, List.of(c))).await(30, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    vertx.close().await(20, TimeUnit.SECONDS);
+  }
+
+  /** The test's own writes, through its own connection: the read-only workers see them next time. */
+  private void write(String... statements) throws Exception {
+    try (Connection conn = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = conn.createStatement()) {
+      for (String sql : statements) {
+        st.execute(sql);
+      }
+    }
+  }
+
+  private static JsonObject q(String sql) {
+    return SqlBus.queryRequest("riders", UUID.randomUUID().toString(), sql, 10);
+  }
+
+  private Future<JsonObject> execute(JsonObject req) {
+    SqlAnalyzer.analyseNow(Engines.of(Driver.SQLITE).dialect(), req.getString("sql"));
+    return vertx.eventBus().<JsonObject>request(SqlBus.execute(Driver.SQLITE), req,
+        new DeliveryOptions().setSendTimeout(60_000)).map(m -> m.body());
+  }
+
+  private JsonObject ok(String sql) throws Exception {
+    return execute(q(sql)).await(60, TimeUnit.SECONDS);
+  }
+
+  private JsonObject info() throws Exception {
+    return vertx.eventBus().<JsonObject>request(SqlBus.info(Driver.SQLITE), new JsonObject().put("connectionId", "riders"))
+        .await(10, TimeUnit.SECONDS).body();
+  }
+
+  private JsonObject pool() throws Exception {
+    return info().getJsonObject("pool");
+  }
+
+  private static String cell(JsonObject result) {
+    return String.valueOf(result.getJsonArray("rows").getJsonArray(0).getValue(0));
+  }
+
+  private static String byId(int id) {
+    return "SELECT name FROM items WHERE id = " + id;
+  }
+
+  /** Integer overflow: an error SQLite raises while stepping, for this one statement only. */
+  private static final String FAILING = "SELECT abs(-9223372036854775807 - 1) AS x FROM items WHERE id = 7";
+  private static final String SLOW = "SELECT count(*) FROM r a, r b, r c, r d";
+
+  @Test
+  void ridersStackOnABusyWorkerAndSurviveTheKillOfTheReadTheyWaitedOn() throws Exception {
+    int calls = 40;
+    for (int round = 0; round < 2; round++) {
+      // the second round is the record the pool decides on: each text quick
+      for (int i = 1; i <= calls; i++) {
+        assertEquals("item " + i, cell(ok(byId(i))));
+      }
+      failure(execute(q(FAILING)));
+      assertEquals("10000", cell(ok(SLOW)));
+    }
+    // the slow text turns slow (10^4 rows to 1.3 * 10^9): riding, it runs on one worker
+    write("WITH RECURSIVE g(n) AS (SELECT 11 UNION ALL SELECT n + 1 FROM g WHERE n < 190) INSERT INTO r SELECT n FROM g");
+    Future<JsonObject> slow = execute(q(SLOW));
+    awaitInUse(1);
+    // well ahead of the riders' own deadlines, so the ones sent back have time to run elsewhere
+    Thread.sleep(1_500);
+    List<Future<JsonObject>> all = new ArrayList<>();
+    List<Future<JsonObject>> failing = new ArrayList<>();
+    for (int i = 1; i <= calls; i++) {
+      all.add(execute(q(byId(i))));
+      if (i % 8 == 0) {
+        failing.add(execute(q(FAILING)));
+      }
+    }
+    long stacked = awaitStackedBehind();
+    SqlError late = failure(slow);
+    assertEquals(ErrorType.TIMEOUT, late.type(), late.toJson().encode());
+    for (int i = 1; i <= calls; i++) {
+      assertEquals("item " + i, cell(all.get(i - 1).await(30, TimeUnit.SECONDS)), "call " + i + "'s own row");
+    }
+    for (Future<JsonObject> f : failing) {
+      SqlError e = failure(f);
+      assertEquals(ErrorType.QUERY_ERROR, e.type(), e.toJson().encode());
+      assertTrue(e.getMessage().contains("integer overflow"), e.getMessage());
+    }
+    long requeued = pool().getLong("requeued");
+    assertTrue(requeued >= 1, "the riders behind the killed read were queued again: " + requeued);
+    System.out.printf("[sqlite] %d riders stacked behind a read that turned slow; %d sent back when it was killed"
+        + " at its deadline, all answered%n", stacked, requeued);
+
+    // it ran to its deadline: now it runs alone, and nothing stacks behind it
+    Future<JsonObject> again = execute(q(SLOW));
+    awaitInUse(1);
+    Future<JsonObject> next = execute(q(byId(3)));
+    assertEquals("item 3", cell(next.await(30, TimeUnit.SECONDS)), "served by the other worker");
+    JsonObject p = pool();
+    assertEquals(0, p.getInteger("pipelined"), "the slow read does not ride: " + p.encode());
+    assertEquals(1, p.getInteger("inUse"), p.encode());
+    assertEquals(ErrorType.TIMEOUT, failure(again).type());
+  }
+
+  private void awaitInUse(int n) throws Exception {
+    long until = System.currentTimeMillis() + 10_000;
+    while (pool().getInteger("inUse") < n) {
+      if (System.currentTimeMillis() > until) {
+        fail("no worker took the read");
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /**
+   * Riders on the slow read's worker: the quick ones on the other worker come and go, the ones
+   * stuck behind the slow read stay until its deadline, so some are seen.
+   */
+  private long awaitStackedBehind() throws Exception {
+    long until = System.currentTimeMillis() + 2_000;
+    long most = 0;
+    while (System.currentTimeMillis() < until) {
+      for (Object w : info().getJsonArray("workers")) {
+        most = Math.max(most, ((JsonObject) w).getInteger("inFlight", 0) - 1);
+      }
+      if (most > 0) {
+        return most;
+      }
+      Thread.sleep(10);
+    }
+    fail("no rider stacked behind the slow read");
+    return 0;
+  }
+}

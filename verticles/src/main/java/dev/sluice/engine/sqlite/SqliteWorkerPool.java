@@ -299,6 +299,9 @@ final class SqliteWorkerPool {
   /** A rider whose worker was killed for another call: queued again, with its own deadline still running. */
   private void requeue(SqliteJob job) {
     waiting.stopped(job.entry);
+    if (job.done()) {
+      return; // answered already (cancelled or out of time while it waited on the worker)
+    }
     job.worker = null;
     requeued++;
     job.entry = waiting.add(job, job.caller);
@@ -313,10 +316,16 @@ final class SqliteWorkerPool {
   }
 
   /** Watchdog decision: kill the job's worker (if it has one) and fail the job now. */
+  /**
+   * The job's deadline or cancel: the worker dies if it is running the job. A rider still waiting
+   * behind another job on its worker has not started: it is answered now, and the worker, which
+   * cannot take it back, runs it on its turn (a small read) with its answer ignored.
+   */
   private void terminate(SqliteJob job, SqlError error) {
     waiting.remove(job.entry);
     ArrayDeque<SqliteJob> jobs = job.worker == null ? null : running.get(job.worker);
-    if (jobs != null && jobs.remove(job)) {
+    if (jobs != null && jobs.peekFirst() == job) {
+      jobs.pollFirst();
       // killed at its deadline: that much engine time is what this statement costs, and a read
       // that took so long no longer rides
       ran(job.worker, job);

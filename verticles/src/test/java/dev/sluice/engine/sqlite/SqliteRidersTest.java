@@ -130,18 +130,35 @@ class SqliteRidersTest {
     // well ahead of the riders' own deadlines, so the ones sent back have time to run elsewhere
     Thread.sleep(1_500);
     List<Future<JsonObject>> all = new ArrayList<>();
+    List<JsonObject> requests = new ArrayList<>();
     List<Future<JsonObject>> failing = new ArrayList<>();
     for (int i = 1; i <= calls; i++) {
-      all.add(execute(q(byId(i))));
+      requests.add(q(byId(i)));
+      all.add(execute(requests.get(i - 1)));
       if (i % 8 == 0) {
         failing.add(execute(q(FAILING)));
       }
     }
     long stacked = awaitStackedBehind();
+    // one of the riders stuck behind the slow read is cancelled: it had not started, so it is
+    // answered at once and the worker (and the slow read on it) lives on
+    int stuck = awaitStuckRider(all);
+    JsonObject beforeCancel = pool();
+    long t0 = System.nanoTime();
+    assertTrue(cancel(requests.get(stuck)));
+    SqlError cancelled = failure(all.get(stuck));
+    long cancelMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    assertEquals(ErrorType.CANCELLED, cancelled.type(), cancelled.toJson().encode());
+    assertTrue(cancelMs < 1_000, "answered at once: " + cancelMs + " ms");
+    assertEquals(beforeCancel.getLong("requeued"), pool().getLong("requeued"), "no worker was killed for it");
+    assertTrue(!slow.isComplete(), "the slow read still runs");
+
     SqlError late = failure(slow);
     assertEquals(ErrorType.TIMEOUT, late.type(), late.toJson().encode());
     for (int i = 1; i <= calls; i++) {
-      assertEquals("item " + i, cell(all.get(i - 1).await(30, TimeUnit.SECONDS)), "call " + i + "'s own row");
+      if (i - 1 != stuck) {
+        assertEquals("item " + i, cell(all.get(i - 1).await(30, TimeUnit.SECONDS)), "call " + i + "'s own row");
+      }
     }
     for (Future<JsonObject> f : failing) {
       SqlError e = failure(f);
@@ -150,8 +167,9 @@ class SqliteRidersTest {
     }
     long requeued = pool().getLong("requeued");
     assertTrue(requeued >= 1, "the riders behind the killed read were queued again: " + requeued);
-    System.out.printf("[sqlite] %d riders stacked behind a read that turned slow; %d sent back when it was killed"
-        + " at its deadline, all answered%n", stacked, requeued);
+    System.out.printf("[sqlite] %d riders stacked behind a read that turned slow; one cancelled there, answered"
+        + " after %d ms without a kill; %d sent back when the read was killed at its deadline, all answered%n",
+        stacked, cancelMs, requeued);
 
     // it ran to its deadline: now it runs alone, and nothing stacks behind it
     Future<JsonObject> again = execute(q(SLOW));
@@ -162,6 +180,24 @@ class SqliteRidersTest {
     assertEquals(0, p.getInteger("pipelined"), "the slow read does not ride: " + p.encode());
     assertEquals(1, p.getInteger("inUse"), p.encode());
     assertEquals(ErrorType.TIMEOUT, failure(again).type());
+  }
+
+  private boolean cancel(JsonObject req) throws Exception {
+    return vertx.eventBus().<JsonObject>request(SqlBus.cancel(Driver.SQLITE),
+        new JsonObject().put("queryId", req.getString("queryId"))).await(10, TimeUnit.SECONDS).body()
+        .getBoolean("cancelled");
+  }
+
+  /** A rider still unanswered once the other worker has served everything it took: one stuck behind. */
+  private static int awaitStuckRider(List<Future<JsonObject>> all) throws Exception {
+    Thread.sleep(300);
+    for (int i = all.size() - 1; i >= 0; i--) {
+      if (!all.get(i).isComplete()) {
+        return i;
+      }
+    }
+    fail("every rider was answered while the slow read ran");
+    return -1;
   }
 
   private void awaitInUse(int n) throws Exception {

@@ -234,7 +234,9 @@ final class SqliteWorkerPool {
     }
     String type = line.getString("type", "");
     if ("progress".equals(type)) {
-      job.onRows.accept(line.getInteger("rows", 0));
+      if (!job.done()) {
+        job.onRows.accept(line.getInteger("rows", 0));
+      }
       return;
     }
     if (!"result".equals(type) && !"error".equals(type)) {
@@ -302,6 +304,10 @@ final class SqliteWorkerPool {
     if (job.done()) {
       return; // answered already (cancelled or out of time while it waited on the worker)
     }
+    if (closed) {
+      job.result.tryFail(new SqlError(ErrorType.CONNECTION_ERROR, "the gateway is stopping"));
+      return;
+    }
     job.worker = null;
     requeued++;
     job.entry = waiting.add(job, job.caller);
@@ -315,11 +321,11 @@ final class SqliteWorkerPool {
     pump();
   }
 
-  /** Watchdog decision: kill the job's worker (if it has one) and fail the job now. */
   /**
-   * The job's deadline or cancel: the worker dies if it is running the job. A rider still waiting
-   * behind another job on its worker has not started: it is answered now, and the worker, which
-   * cannot take it back, runs it on its turn (a small read) with its answer ignored.
+   * Watchdog decision, the job's deadline or cancel: the worker dies if it is running the job. A
+   * rider still waiting behind another job on its worker has not started: it is answered now, and
+   * the worker, which cannot take it back, runs it on its turn (a small read) with its answer
+   * ignored.
    */
   private void terminate(SqliteJob job, SqlError error) {
     waiting.remove(job.entry);

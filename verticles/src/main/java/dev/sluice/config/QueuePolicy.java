@@ -14,7 +14,8 @@ import java.util.Map;
  * @param shortMs a call whose expected engine time is below this counts as short
  * @param weights each principal's share of the pool relative to the others (absent: 1)
  * @param pipelineDepth how many small session-neutral reads may be in flight on one connection at
- *     once, where the engine pipelines them (PostgreSQL); 1: every call has a connection to itself
+ *     once, where the engine pipelines them (PostgreSQL; on SQLite, jobs queued on one busy worker
+ *     process); 1: every call has a connection to itself
  * @param rideMaxMs a read rides a shared connection only if the same text took at most this long
  *     the last time it ran: the longest a rider may hold up the riders behind it, as far as known
  */

@@ -34,10 +34,6 @@ final class SqliteJob {
   /** Decided once when it is queued: may be sent to a worker that is still busy with other riders. */
   boolean rides;
 
-  SqliteJob(String queryId, JsonObject line, long timeoutMs, IntConsumer onRows, Caller caller) {
-    this(queryId, line, timeoutMs, onRows, caller, false);
-  }
-
   SqliteJob(String queryId, JsonObject line, long timeoutMs, IntConsumer onRows, Caller caller,
       boolean rideable) {
     this.sql = line.getString("sql", "");

@@ -8,8 +8,7 @@ import java.util.Map;
  * by the exact text: two reads of one fingerprint may differ by orders of magnitude with their
  * literals, and a slow one must not ride a shared connection because a cheap one of the same shape
  * was quick. Texts longer than {@link #MAX_TEXT} are not kept (so they never ride). Not
- * thread-safe: owned by one pool on its context (a PostgreSQL or MySQL pool gate, a SQLite worker
- * pool).
+ * thread-safe: owned by one pool on its context (a {@code PoolGate}, a SQLite worker pool).
  */
 public final class RecentReadTimes {
 

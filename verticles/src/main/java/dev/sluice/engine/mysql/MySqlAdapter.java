@@ -75,6 +75,9 @@ final class MySqlAdapter extends PooledEngine {
 
   private static final String CLEAR_FOUND_ROWS = "SELECT 0 FROM DUAL WHERE 0";
 
+  /** What a pinned sql_mode may hold to be written back as a literal: mode names and commas. */
+  private static final Pattern SQL_MODE_NAMES = Pattern.compile("[A-Z0-9_,]*");
+
   /**
    * The query pool's standing {@code sql_select_limit}: the executor reads in one trip only up to
    * its fetch size of 1,000 rows and the one that tells truncation. Every other statement runs in
@@ -93,6 +96,12 @@ final class MySqlAdapter extends PooledEngine {
   private volatile MySqlColumnHints hints = MySqlColumnHints.NONE;
   /** Each physical connection's backend id (CONNECTION_ID()), read once when it was opened. */
   private final Map<Object, Long> backendIds = Collections.synchronizedMap(new WeakHashMap<>());
+  /**
+   * The sql_mode {@link #PIN_SQL_MODE} made on the connection opened last, or null. The set-up
+   * after each reset writes it as a literal: the server spends about 10 µs less on the statement
+   * than on the string functions (measured on MariaDB 10.11), on every call.
+   */
+  private volatile String pinnedSqlMode;
   private long hintsTimer = -1;
 
   MySqlAdapter(Vertx vertx, ConnectionConfig cfg) {
@@ -155,9 +164,14 @@ final class MySqlAdapter extends PooledEngine {
             // the server was down when the start-up probe ran; the next probe reads VERSION()
             serverInfo = new ServerInfo(conn.databaseMetadata().fullVersion(), isMariaDb(conn) ? "mariadb" : "mysql");
           }
-          Future<Long> id = readBackendId(conn);
-          return Future.all(id, setUp(conn, mariadb(), !side))
-              .onSuccess(x -> backendIds.put(physical(conn), id.result()));
+          Future<Void> setUp = setUp(conn, mariadb(), !side, false);
+          Future<Row> session = conn.query("SELECT CONNECTION_ID(), @@SESSION.sql_mode").execute()
+              .map(rs -> rs.iterator().next());
+          return Future.all(setUp, session).onSuccess(x -> {
+            backendIds.put(physical(conn), session.result().getLong(0));
+            String mode = String.valueOf(session.result().getValue(1));
+            pinnedSqlMode = SQL_MODE_NAMES.matcher(mode).matches() ? mode : null;
+          });
         })
         .eventually(conn::close);
   }
@@ -183,12 +197,14 @@ final class MySqlAdapter extends PooledEngine {
    * The session every call starts from, in one statement: the pinned sql_mode, UTC, READ ONLY and
    * the connection's deadline (so a read with that deadline needs no transaction of its own), and
    * on the query pool {@link #ONE_TRIP_ROW_CAP} as {@code sql_select_limit}. COM_RESET_CONNECTION
-   * drops it, so it is made again after each call.
+   * drops it, so it is made again after each call ({@code afterReset}), with the sql_mode the
+   * connection's own set-up pinned written as a literal.
    */
-  private Future<Void> setUp(SqlClient flight, boolean mariadb, boolean capped) {
-    return flight.query(PIN_SQL_MODE + ", " + (mariadb ? "tx_read_only" : "transaction_read_only") + " = 1, "
-        + deadline(mariadb, cfg.queryTimeoutMs()) + (capped ? ", sql_select_limit = " + ONE_TRIP_ROW_CAP : ""))
-        .execute().mapEmpty();
+  private Future<Void> setUp(SqlClient flight, boolean mariadb, boolean capped, boolean afterReset) {
+    String mode = afterReset ? pinnedSqlMode : null;
+    return flight.query((mode != null ? "SET SESSION sql_mode = '" + mode + "', time_zone = '+00:00'" : PIN_SQL_MODE)
+        + ", " + (mariadb ? "tx_read_only" : "transaction_read_only") + " = 1, " + deadline(mariadb, cfg.queryTimeoutMs())
+        + (capped ? ", sql_select_limit = " + ONE_TRIP_ROW_CAP : "")).execute().mapEmpty();
   }
 
   private static String deadline(boolean mariadb, long timeoutMs) {
@@ -219,9 +235,10 @@ final class MySqlAdapter extends PooledEngine {
   private Future<Void> resetSession(SqlClient flight, boolean mariadb) {
     Promise<Void> reset = ((ContextInternal) vertx.getOrCreateContext()).promise();
     ((CommandScheduler) flight).schedule(new ResetConnectionCommand(), reset);
-    Future<Void> setUp = setUp(flight, mariadb, true);
+    Future<Void> setUp = setUp(flight, mariadb, true, true);
     // FOUND_ROWS() survives COM_RESET_CONNECTION (MariaDB 10.11): the next caller would read the
-    // row count of this call's last SELECT. An empty SELECT makes it 0.
+    // row count of this call's last SELECT. An empty SELECT makes it 0. (A SET with a scalar
+    // subquery leaves it alone: it cannot fold this statement into the set-up.)
     Future<?> rowCount = flight.query(CLEAR_FOUND_ROWS).execute();
     return Future.all(reset.future(), setUp, rowCount).mapEmpty();
   }

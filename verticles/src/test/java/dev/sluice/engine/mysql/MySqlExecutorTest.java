@@ -228,6 +228,26 @@ class MySqlExecutorTest extends EngineExecutorContract {
     assertEquals("0", String.valueOf(count));
   }
 
+  /**
+   * The set-up after each call's reset (the sql_mode as a literal, the deadline through a subquery)
+   * gives the session the connection's own set-up gave it.
+   */
+  @Test
+  void theSessionAfterAResetIsTheOneTheConnectionOpenedWith() throws Exception {
+    deploy(config("again", 5_000, 1, 8));
+    String read = "SELECT @@SESSION.sql_mode, @@SESSION.time_zone, @@SESSION.tx_read_only,"
+        + " @@SESSION.max_statement_time, @@SESSION.sql_select_limit";
+    JsonArray first = ok(q("again", read, 10)).getJsonArray("rows").getJsonArray(0);
+    String mode = String.valueOf(first.getValue(0));
+    assertFalse(mode.contains("ANSI_QUOTES") || mode.contains("NO_BACKSLASH_ESCAPES"), mode);
+    assertEquals("+00:00", first.getValue(1));
+    assertEquals("1", String.valueOf(first.getValue(2)));
+    assertEquals(5.0, Double.parseDouble(String.valueOf(first.getValue(3))));
+    for (int i = 0; i < 3; i++) {
+      assertEquals(first.encode(), ok(q("again", read, 10)).getJsonArray("rows").getJsonArray(0).encode(), "call " + i);
+    }
+  }
+
   /** The one-trip read (text protocol) and the cursor (binary protocol) give the same values and types. */
   @Test
   void oneTripAndCursorReadTheSameValues() throws Exception {

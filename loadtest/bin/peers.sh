@@ -5,19 +5,24 @@
 # server process (and of its child processes: Sluice's SQLite workers), Sluice's heap allocation
 # per call (its sluice_jvm_allocated_bytes gauge on /metrics) and, on PostgreSQL, server
 # transactions per call (pg_stat_database xact_commit + xact_rollback on the bench database), and
-# each server process's read and write system calls per call (/proc/PID/io: socket I/O and wake-ups).
+# each server process's read and write system calls per call (/proc/PID/io: socket I/O and wake-ups),
+# and, apart (…-tails.txt), each run's latency percentiles from p90 to p99.9.
 # Loopback only. Installs the peers first (peers-install.sh, into loadtest/peers/).
 #
 # Env: CASES ("pg:32 pg:1 sqlite:32 sqlite:1", engine:connections), SESSIONS (32), WARMUP (10s),
 #      DURATION (15s), ROUNDS (1: measured runs per server and case, the order reversed each round),
 #      PEERS ("toolbox dbhub sluice"), SLUICE_POOL (4, Toolbox's pgx pool on 2 cores also has 4),
 #      GATEWAY_JAVA_OPTS, plus lib.sh's REBUILD / SLUICE_JAR / RESULTS.
+#      SLUICE_POOL_B: sluice-b's pool size (SLUICE_POOL's by default).
 #      SLUICE_JAR_B=other.jar with PEERS="... sluice sluice-b" runs a second build of the gateway
 #      in the same alternation (before/after in one run); GATEWAY_JAVA_OPTS_B gives sluice-b its
 #      own JVM options (the same jar with another setting, when SLUICE_JAR_B is not set).
 #      METRICS_DUMP=1 saves Sluice's /metrics after each measured run (results/metrics-*.txt).
 #      SLUICE_CONN_EXTRA / SLUICE_CONN_EXTRA_B: more keys for the bench connection's YAML mapping
 #      of sluice / sluice-b, e.g. SLUICE_CONN_EXTRA_B='queue: {order: fifo}'.
+#      SERVER_YAML / SERVER_YAML_B: the `server:` mapping of sluice / sluice-b's YAML (not SLUICE_SERVER_*:
+#      the gateway reads those as its own overrides), e.g.
+#      SERVER_YAML_B='{event_loops: 2}'.
 source "$(dirname "$0")/lib.sh"
 
 CASES="${CASES:-pg:32 pg:1 sqlite:32 sqlite:1}"
@@ -91,18 +96,22 @@ start_peers() { # start_peers ENGINE
         PID[$p]=$!; URL[$p]="http://127.0.0.1:$DBHUB_PORT/mcp"; wait_port "$DBHUB_PORT" "${PID[$p]}" "$log" ;;
       sluice|sluice-b)
         local cfg="$RESULTS/peers-$p-$engine.yaml" jar_a="$JAR" opts_a="${GATEWAY_JAVA_OPTS:-}"
-        local extra="${SLUICE_CONN_EXTRA:-}"
+        local extra="${SLUICE_CONN_EXTRA:-}" server="${SERVER_YAML:-}" pool="$SLUICE_POOL"
         if [[ "$p" == sluice-b ]]; then
-          [[ -n "${SLUICE_JAR_B:-}${GATEWAY_JAVA_OPTS_B:-}${SLUICE_CONN_EXTRA_B:-}" ]] \
-            || { echo "sluice-b needs SLUICE_JAR_B, GATEWAY_JAVA_OPTS_B or SLUICE_CONN_EXTRA_B" >&2; return 1; }
+          [[ -n "${SLUICE_JAR_B:-}${GATEWAY_JAVA_OPTS_B:-}${SLUICE_CONN_EXTRA_B:-}${SERVER_YAML_B:-}${SLUICE_POOL_B:-}" ]] \
+            || { echo "sluice-b needs SLUICE_JAR_B, GATEWAY_JAVA_OPTS_B, SLUICE_CONN_EXTRA_B, SERVER_YAML_B or SLUICE_POOL_B" >&2; return 1; }
           JAR="${SLUICE_JAR_B:-$JAR}"
           GATEWAY_JAVA_OPTS="${GATEWAY_JAVA_OPTS_B:-$opts_a}"
           extra="${SLUICE_CONN_EXTRA_B:-$extra}"
+          server="${SERVER_YAML_B:-$server}"
+          pool="${SLUICE_POOL_B:-$pool}"
         fi
+        : >"$cfg"
+        [[ -n "$server" ]] && echo "server: $server" >>"$cfg"
         if [[ "$engine" == pg ]]; then
-          echo "connections: [{id: bench, driver: postgres, url: \"$PG_URL\", pool_size: $SLUICE_POOL${extra:+, $extra}}]" >"$cfg"
+          echo "connections: [{id: bench, driver: postgres, url: \"$PG_URL\", pool_size: $pool${extra:+, $extra}}]" >>"$cfg"
         else
-          echo "connections: [{id: bench, driver: sqlite, path: \"$SQLITE_FILE\", pool_size: $SLUICE_POOL${extra:+, $extra}}]" >"$cfg"
+          echo "connections: [{id: bench, driver: sqlite, path: \"$SQLITE_FILE\", pool_size: $pool${extra:+, $extra}}]" >>"$cfg"
         fi
         start_gateway --config "$cfg"
         JAR="$jar_a"; GATEWAY_JAVA_OPTS="$opts_a"
@@ -206,6 +215,7 @@ run_wrk() { # run_wrk PEER CONNS DURATION -> RESULT line on stdout
 }
 
 SUMMARY="$RESULTS/peers-$(date -u +%Y%m%d-%H%M%S).txt"
+TAILS="${SUMMARY%.txt}-tails.txt" # each measured run's latency percentiles from p90 to p99.9
 ROWS=()
 for case in $CASES; do
   engine="${case%%:*}"; conns="${case##*:}"
@@ -263,6 +273,7 @@ for case in $CASES; do
           printf "| %s | %s | %s | %d | %s | %.0f | %.2f | %.2f | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %d |", e, n, p, r, c, c / s, p50 / 1000, p99 / 1000, own, all, kinds, kb, io, x, db, machine, bad + se }')
       echo "$row" >&2
       ROWS+=("$row")
+      echo "$engine $conns $p round $round: $(grep '^TAIL' <<<"$out" | cut -c6-)" >>"$TAILS"
     done
     order=($(printf '%s\n' "${order[@]}" | tac))
   done
@@ -275,4 +286,5 @@ done
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   printf '%s\n' "${ROWS[@]}"
 } | tee "$SUMMARY"
-echo "written to $SUMMARY" >&2
+echo "latency tails (ms):" >&2; cat "$TAILS" >&2
+echo "written to $SUMMARY and $TAILS" >&2

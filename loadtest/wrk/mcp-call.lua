@@ -65,5 +65,11 @@ function done(summary, latency, requests)
     summary.requests, summary.duration / 1e6, latency:percentile(50), latency:percentile(90),
     latency:percentile(99), latency.max, nbad,
     errs.connect + errs.read + errs.write + errs.timeout + errs.status))
+  -- the tail's shape: where between p90 and p99.9 the latency climbs
+  local tail = "TAIL"
+  for _, p in ipairs({90, 95, 97, 98, 99, 99.5, 99.9}) do
+    tail = tail .. string.format(" p%s=%.2f", p, latency:percentile(p) / 1000)
+  end
+  io.write(tail .. " ms\n")
   if sample ~= "" then io.write("FIRST_BAD " .. sample .. "\n") end
 end

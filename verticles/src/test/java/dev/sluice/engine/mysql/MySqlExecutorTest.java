@@ -280,6 +280,7 @@ class MySqlExecutorTest extends EngineExecutorContract {
         new String[] {"SELECT GET_LOCK('sluice_leak', 0)", "SELECT IS_USED_LOCK('sluice_leak') IS NOT NULL", "1"},
         new String[] {"SET @leak = 42", "SELECT @leak", "42"},
         new String[] {"SELECT @leak2 := 43", "SELECT @leak2", "43"},
+        new String[] {"SELECT LAST_INSERT_ID(4242)", "SELECT LAST_INSERT_ID()", "4242"},
         new String[] {"SET SESSION sql_mode = 'ANSI_QUOTES'", "SELECT @@SESSION.sql_mode LIKE '%ANSI_QUOTES%'", "1"},
         new String[] {"SET SESSION TRANSACTION READ WRITE", "SELECT @@SESSION.tx_read_only", "0"},
         new String[] {"SET SESSION time_zone = '+05:00'", "SELECT @@SESSION.time_zone", "+05:00"},

@@ -9,8 +9,8 @@
 # and, apart (…-tails.txt), each run's latency percentiles from p90 to p99.9.
 # Loopback only. Installs the peers first (peers-install.sh, into loadtest/peers/).
 #
-# Env: CASES ("pg:32 pg:1 sqlite:32 sqlite:1", engine:connections), SESSIONS (32), WARMUP (10s),
-#      DURATION (15s), ROUNDS (1: measured runs per server and case, the order reversed each round),
+# Env: CASES ("pg:32 pg:1 sqlite:32 sqlite:1", engine:connections), SESSIONS (32),
+#      WARMUP (10s, run as two halves), DURATION (15s), ROUNDS (1: measured runs per server and case, the order reversed each round),
 #      PEERS ("toolbox dbhub sluice"), SLUICE_POOL (4, Toolbox's pgx pool on 2 cores also has 4),
 #      GATEWAY_JAVA_OPTS, plus lib.sh's REBUILD / SLUICE_JAR / RESULTS.
 #      SLUICE_POOL_B: sluice-b's pool size (SLUICE_POOL's by default).
@@ -28,6 +28,12 @@ source "$(dirname "$0")/lib.sh"
 CASES="${CASES:-pg:32 pg:1 sqlite:32 sqlite:1}"
 SESSIONS="${SESSIONS:-32}"
 WARMUP="${WARMUP:-10s}"
+case "$WARMUP" in # wrk's durations: 30s, 2m, 1h
+  *s) HALF_WARMUP="$(( (${WARMUP%s} + 1) / 2 ))s" ;;
+  *m) HALF_WARMUP="$(( ${WARMUP%m} * 30 ))s" ;;
+  *h) HALF_WARMUP="$(( ${WARMUP%h} * 1800 ))s" ;;
+  *) echo "WARMUP: a number of s, m or h (wrk's durations), not $WARMUP" >&2; exit 2 ;;
+esac
 DURATION="${DURATION:-15s}"
 ROUNDS="${ROUNDS:-1}"
 PEERS="${PEERS:-toolbox dbhub sluice}"
@@ -231,8 +237,16 @@ for case in $CASES; do
   fi
   order=($PEERS)
   for p in "${order[@]}"; do
-    echo "== $engine, $conns connections: $p warm-up $WARMUP" >&2
-    run_wrk "$p" "$conns" "$WARMUP" | grep -E '^(RESULT|FIRST_BAD)' >&2 || true
+    # Two runs of half the warm-up each, with the measured run's /metrics scrape between them:
+    # what happens between two runs (wrk's connections closing and new ones opening, a GET among
+    # the POSTs) is a path the steady state never takes, and its first time after C2 compiled that
+    # state throws code away (uncommon traps in the HTTP decoder and the request routing) and
+    # recompiles it: with one warm-up run, PrintCompilation showed ~1,000 compilations in the first
+    # seconds of the measured run, 10-30 µs of JIT per call. The second half takes that hit.
+    echo "== $engine, $conns connections: $p warm-up $WARMUP (two runs of $HALF_WARMUP)" >&2
+    run_wrk "$p" "$conns" "$HALF_WARMUP" | grep -E '^(RESULT|FIRST_BAD)' >&2 || true
+    alloc_bytes "$p" >/dev/null
+    run_wrk "$p" "$conns" "$HALF_WARMUP" | grep -E '^(RESULT|FIRST_BAD)' >&2 || true
   done
   for round in $(seq 1 "$ROUNDS"); do
     for p in "${order[@]}"; do

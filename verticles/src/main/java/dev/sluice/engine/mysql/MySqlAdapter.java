@@ -197,8 +197,8 @@ final class MySqlAdapter extends PooledEngine {
    * The session every call starts from, in one statement: the pinned sql_mode, UTC, READ ONLY and
    * the connection's deadline (so a read with that deadline needs no transaction of its own), and
    * on the query pool {@link #ONE_TRIP_ROW_CAP} as {@code sql_select_limit}. COM_RESET_CONNECTION
-   * drops it, so it is made again after each call ({@code afterReset}), with the sql_mode the
-   * connection's own set-up pinned written as a literal.
+   * drops it, so it is made again after each call ({@code afterReset}), with {@link #pinnedSqlMode}
+   * written as a literal.
    */
   private Future<Void> setUp(SqlClient flight, boolean mariadb, boolean capped, boolean afterReset) {
     String mode = afterReset ? pinnedSqlMode : null;

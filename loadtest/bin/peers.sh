@@ -5,12 +5,13 @@
 # server process (and of its child processes: Sluice's SQLite workers), Sluice's heap allocation
 # per call (its sluice_jvm_allocated_bytes gauge on /metrics) and, on PostgreSQL, server
 # transactions per call (pg_stat_database xact_commit + xact_rollback on the bench database), and
-# each server process's read and write system calls per call (/proc/PID/io: socket I/O and wake-ups),
-# and, apart (…-tails.txt), each run's latency percentiles from p90 to p99.9.
+# each server process's read and write system calls per call (/proc/PID/io: socket I/O and
+# wake-ups), and, apart (…-tails.txt), each run's latency percentiles from p90 to p99.9.
 # Loopback only. Installs the peers first (peers-install.sh, into loadtest/peers/).
 #
 # Env: CASES ("pg:32 pg:1 sqlite:32 sqlite:1", engine:connections), SESSIONS (32),
-#      WARMUP (10s, run as two halves), DURATION (15s), ROUNDS (1: measured runs per server and case, the order reversed each round),
+#      WARMUP (10s, run as two halves), DURATION (15s),
+#      ROUNDS (1: measured runs per server and case, the order reversed each round),
 #      PEERS ("toolbox dbhub sluice"), SLUICE_POOL (4, Toolbox's pgx pool on 2 cores also has 4),
 #      GATEWAY_JAVA_OPTS, plus lib.sh's REBUILD / SLUICE_JAR / RESULTS.
 #      SLUICE_POOL_B: sluice-b's pool size (SLUICE_POOL's by default).
@@ -20,9 +21,8 @@
 #      METRICS_DUMP=1 saves Sluice's /metrics after each measured run (results/metrics-*.txt).
 #      SLUICE_CONN_EXTRA / SLUICE_CONN_EXTRA_B: more keys for the bench connection's YAML mapping
 #      of sluice / sluice-b, e.g. SLUICE_CONN_EXTRA_B='queue: {order: fifo}'.
-#      SERVER_YAML / SERVER_YAML_B: the `server:` mapping of sluice / sluice-b's YAML (not SLUICE_SERVER_*:
-#      the gateway reads those as its own overrides), e.g.
-#      SERVER_YAML_B='{event_loops: 2}'.
+#      SERVER_YAML / SERVER_YAML_B: the `server:` mapping of sluice / sluice-b's YAML, e.g.
+#      SERVER_YAML_B='{event_loops: 2}' (not SLUICE_SERVER_*: the gateway reads those itself).
 source "$(dirname "$0")/lib.sh"
 
 CASES="${CASES:-pg:32 pg:1 sqlite:32 sqlite:1}"

@@ -69,9 +69,8 @@ import java.util.regex.Pattern;
 final class MySqlAdapter extends PooledEngine {
 
   /** The session's sql_mode without the modes that change how quotes and backslashes read. */
-  private static final String PIN_SQL_MODE = "SET SESSION sql_mode = TRIM(BOTH ',' FROM REPLACE(REPLACE(REPLACE("
-      + "CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','), ',ANSI_QUOTES,', ','), ',ANSI,', ',')),"
-      + " time_zone = '+00:00'";
+  private static final String PIN_SQL_MODE = "TRIM(BOTH ',' FROM REPLACE(REPLACE(REPLACE("
+      + "CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','), ',ANSI_QUOTES,', ','), ',ANSI,', ','))";
 
   private static final String CLEAR_FOUND_ROWS = "SELECT 0 FROM DUAL WHERE 0";
 
@@ -97,11 +96,12 @@ final class MySqlAdapter extends PooledEngine {
   /** Each physical connection's backend id (CONNECTION_ID()), read once when it was opened. */
   private final Map<Object, Long> backendIds = Collections.synchronizedMap(new WeakHashMap<>());
   /**
-   * The sql_mode {@link #PIN_SQL_MODE} made on the connection opened last, or null. The set-up
-   * after each reset writes it as a literal: the server spends about 10 µs less on the statement
-   * than on the string functions (measured on MariaDB 10.11), on every call.
+   * The query pool's set-up after a reset, with the sql_mode {@link #PIN_SQL_MODE} made on the
+   * connection opened last written as a literal (the server spends about 10 µs less on it than on
+   * the string functions, measured on MariaDB 10.11), built once instead of on every call; null
+   * until a connection gave a sql_mode that is mode names and commas only.
    */
-  private volatile String pinnedSqlMode;
+  private volatile String setUpAfterReset;
   private long hintsTimer = -1;
 
   MySqlAdapter(Vertx vertx, ConnectionConfig cfg) {
@@ -164,13 +164,14 @@ final class MySqlAdapter extends PooledEngine {
             // the server was down when the start-up probe ran; the next probe reads VERSION()
             serverInfo = new ServerInfo(conn.databaseMetadata().fullVersion(), isMariaDb(conn) ? "mariadb" : "mysql");
           }
-          Future<Void> setUp = setUp(conn, mariadb(), !side, false);
+          boolean mariadb = mariadb();
+          Future<?> setUp = conn.query(setUpSql(mariadb, !side, PIN_SQL_MODE)).execute();
           Future<Row> session = conn.query("SELECT CONNECTION_ID(), @@SESSION.sql_mode").execute()
               .map(rs -> rs.iterator().next());
           return Future.all(setUp, session).onSuccess(x -> {
             backendIds.put(physical(conn), session.result().getLong(0));
             String mode = String.valueOf(session.result().getValue(1));
-            pinnedSqlMode = SQL_MODE_NAMES.matcher(mode).matches() ? mode : null;
+            setUpAfterReset = SQL_MODE_NAMES.matcher(mode).matches() ? setUpSql(mariadb, true, "'" + mode + "'") : null;
           });
         })
         .eventually(conn::close);
@@ -194,17 +195,15 @@ final class MySqlAdapter extends PooledEngine {
   }
 
   /**
-   * The session every call starts from, in one statement: the pinned sql_mode, UTC, READ ONLY and
-   * the connection's deadline (so a read with that deadline needs no transaction of its own), and
-   * on the query pool {@link #ONE_TRIP_ROW_CAP} as {@code sql_select_limit}. COM_RESET_CONNECTION
-   * drops it, so it is made again after each call ({@code afterReset}), with {@link #pinnedSqlMode}
-   * written as a literal.
+   * The session every call starts from, in one statement: {@code sqlMode} (the pinning expression,
+   * or its result as a literal), UTC, READ ONLY and the connection's deadline (so a read with that
+   * deadline needs no transaction of its own), and on the query pool {@link #ONE_TRIP_ROW_CAP} as
+   * {@code sql_select_limit}. COM_RESET_CONNECTION drops it, so it is made again after each call.
    */
-  private Future<Void> setUp(SqlClient flight, boolean mariadb, boolean capped, boolean afterReset) {
-    String mode = afterReset ? pinnedSqlMode : null;
-    return flight.query((mode != null ? "SET SESSION sql_mode = '" + mode + "', time_zone = '+00:00'" : PIN_SQL_MODE)
-        + ", " + (mariadb ? "tx_read_only" : "transaction_read_only") + " = 1, " + deadline(mariadb, cfg.queryTimeoutMs())
-        + (capped ? ", sql_select_limit = " + ONE_TRIP_ROW_CAP : "")).execute().mapEmpty();
+  private String setUpSql(boolean mariadb, boolean capped, String sqlMode) {
+    return "SET SESSION sql_mode = " + sqlMode + ", time_zone = '+00:00', "
+        + (mariadb ? "tx_read_only" : "transaction_read_only") + " = 1, " + deadline(mariadb, cfg.queryTimeoutMs())
+        + (capped ? ", sql_select_limit = " + ONE_TRIP_ROW_CAP : "");
   }
 
   private static String deadline(boolean mariadb, long timeoutMs) {
@@ -235,7 +234,8 @@ final class MySqlAdapter extends PooledEngine {
   private Future<Void> resetSession(SqlClient flight, boolean mariadb) {
     Promise<Void> reset = ((ContextInternal) vertx.getOrCreateContext()).promise();
     ((CommandScheduler) flight).schedule(new ResetConnectionCommand(), reset);
-    Future<Void> setUp = setUp(flight, mariadb, true, true);
+    String afterReset = setUpAfterReset;
+    Future<?> setUp = flight.query(afterReset != null ? afterReset : setUpSql(mariadb, true, PIN_SQL_MODE)).execute();
     // FOUND_ROWS() survives COM_RESET_CONNECTION (MariaDB 10.11): the next caller would read the
     // row count of this call's last SELECT. An empty SELECT makes it 0. (A SET with a scalar
     // subquery leaves it alone: it cannot fold this statement into the set-up.)

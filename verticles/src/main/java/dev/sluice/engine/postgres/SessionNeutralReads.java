@@ -1,13 +1,10 @@
 package dev.sluice.engine.postgres;
 
 import dev.sluice.sql.analysis.AnalysedStatement;
-import dev.sluice.sql.analysis.Relation;
 import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.analysis.Token;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import dev.sluice.sql.pool.RelationStandings;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Which guarded reads cannot leave anything on a PostgreSQL session, so the session reset after
@@ -21,68 +18,32 @@ import java.util.Map;
  * view's query, a table's row-level security policies. So a read is neutral when it is a plain
  * query that the guard passed, names no type, uses no operator beyond those symbols, and every
  * relation it reads is an ordinary, partitioned or materialized table without row-level security,
- * known from the catalog. What the catalog said is kept for {@link #TTL_MS} per name;
- * a name not known yet (or not lately) is looked up in the same flight as the reset its call gets
- * anyway, so the look-up costs no round trip. A table replaced by a view is noticed within the
- * TTL; until then its reads go without a reset, which the guard's allow-list still bounds.
- *
- * <p>Only names that read the same quoted and unquoted are cached (lower-case letters, digits,
- * underscores): the analysis decodes names, and {@code to_regclass} must resolve exactly the
- * relation the statement read. Its connections' answers may arrive on other event loops than the
- * executor's, so it locks (uncontended: a map look-up per relation).
+ * known from the catalog ({@link RelationStandings} keeps what it said).
  */
 final class SessionNeutralReads {
 
-  static final long TTL_MS = 60_000;
-  static final int MAX_NAMES = 4_096;
+  static final long TTL_MS = RelationStandings.TTL_MS;
   /** Reads one name's standing: true when neutral, false when not, no row when there is none. */
   static final String LOOK_UP = "SELECT c.relkind IN ('r', 'p', 'm') AND NOT c.relrowsecurity FROM pg_class c"
       + " WHERE c.oid = to_regclass($1)";
   /** Punctuation and the operators of comparison, arithmetic and concatenation. */
   private static final String EVERYDAY_SYMBOLS = "(),.=<>!+-*/%|[]";
 
-  private record Known(boolean neutral, long at) {}
-
-  private final Map<String, Known> names = new LinkedHashMap<>(64, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Known> eldest) {
-      return size() > MAX_NAMES;
-    }
-  };
+  private final RelationStandings standings = new RelationStandings();
 
   /** True when the statement needs no session reset after it. */
-  synchronized boolean neutral(AnalysedStatement a, long nowMs) {
-    if (!candidate(a)) {
-      return false;
-    }
-    for (Relation r : a.relations()) {
-      Known k = names.get(key(r));
-      if (k == null || !k.neutral || nowMs - k.at > TTL_MS) {
-        return false;
-      }
-    }
-    return true;
+  boolean neutral(AnalysedStatement a, long nowMs) {
+    return candidate(a) && standings.allNeutral(a.relations(), nowMs);
   }
 
   /** The names of {@code a} to look up now (their standing is unknown or old), as to_regclass text. */
-  synchronized List<String> toLookUp(AnalysedStatement a, long nowMs) {
-    List<String> out = new ArrayList<>();
-    if (!candidate(a)) {
-      return out;
-    }
-    for (Relation r : a.relations()) {
-      String key = key(r);
-      Known k = names.get(key);
-      if ((k == null || nowMs - k.at > TTL_MS) && !out.contains(key)) {
-        out.add(key);
-      }
-    }
-    return out;
+  List<String> toLookUp(AnalysedStatement a, long nowMs) {
+    return candidate(a) ? standings.toLookUp(a.relations(), nowMs) : List.of();
   }
 
   /** What the catalog said of {@code name} (null: no such relation, which is not neutral). */
-  synchronized void learned(String name, Boolean neutral, long nowMs) {
-    names.put(name, new Known(Boolean.TRUE.equals(neutral), nowMs));
+  void learned(String name, Boolean neutral, long nowMs) {
+    standings.learned(name, neutral, nowMs);
   }
 
   private static boolean candidate(AnalysedStatement a) {
@@ -96,29 +57,6 @@ final class SessionNeutralReads {
         return false;
       }
     }
-    for (Relation r : a.relations()) {
-      if (r.function() || !plainName(r.name()) || r.schema() != null && !plainName(r.schema())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** [a-z_][a-z0-9_]*, without a regex matcher per name per call. */
-  static boolean plainName(String name) {
-    if (name.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      if (!(c >= 'a' && c <= 'z' || c == '_' || i > 0 && c >= '0' && c <= '9')) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static String key(Relation r) {
-    return r.schema() == null ? r.name() : r.schema() + "." + r.name();
+    return RelationStandings.plainNames(a.relations());
   }
 }

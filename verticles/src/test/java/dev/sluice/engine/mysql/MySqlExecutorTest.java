@@ -219,13 +219,56 @@ class MySqlExecutorTest extends EngineExecutorContract {
   @Test
   void aOneTripReadLeavesNoRowCountOrWarningsBehind() throws Exception {
     deploy(config("after", 5_000, 1, 8));
-    assertEquals(37, ok(q("after", "SELECT n FROM big LIMIT 37", 100)).getInteger("rowCount"));
-    Object found = ok(q("after", "SELECT FOUND_ROWS()", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
-    assertFalse("37".equals(String.valueOf(found)), "the previous call's row count: " + found);
-    ok(q("after", "SELECT CAST('12sluice' AS UNSIGNED) AS n", 10));
-    // (SHOW WARNINGS itself is refused: only the count can be read)
-    Object count = ok(q("after", "SELECT @@warning_count", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
-    assertEquals("0", String.valueOf(count));
+    // each twice: the first read of a table gets the reset (and the look-up), the second not
+    for (int i = 0; i < 2; i++) {
+      assertEquals(37, ok(q("after", "SELECT n FROM big LIMIT 37", 100)).getInteger("rowCount"));
+      Object found = ok(q("after", "SELECT FOUND_ROWS()", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
+      assertFalse("37".equals(String.valueOf(found)), "the previous call's row count: " + found);
+      ok(q("after", "SELECT CAST(CONCAT(n, 'sluice') AS UNSIGNED) AS n FROM big ORDER BY n LIMIT 2", 10));
+      // (SHOW WARNINGS itself is refused: only the count can be read)
+      Object count = ok(q("after", "SELECT @@warning_count", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
+      assertEquals("0", String.valueOf(count), "the previous call's warnings");
+      ok(q("after", "SELECT CAST('12sluice' AS UNSIGNED) AS n", 10));
+      count = ok(q("after", "SELECT @@warning_count", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
+      assertEquals("0", String.valueOf(count), "the previous call's warnings, read of no table");
+      assertEquals(ErrorType.COLUMN_NOT_FOUND, err(q("after", "SELECT nosuch FROM big LIMIT 1", 10)).type());
+      count = ok(q("after", "SELECT @@error_count", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
+      assertEquals("0", String.valueOf(count), "the previous call's error");
+    }
+  }
+
+  /**
+   * A read of base tables only goes without the reset and the set-up (MariaDB counts no SET for
+   * it); a read through a view keeps them. The trap is a view whose stored function sets a user
+   * variable and the session's time zone: read through it, the next call must find neither.
+   */
+  @Test
+  void onlyReadsOfBaseTablesGoWithoutTheReset() throws Exception {
+    exec("CREATE FUNCTION trap() RETURNS INT DETERMINISTIC BEGIN SET @trap = 42; SET SESSION time_zone = '+05:00';"
+        + " RETURN 1; END");
+    exec("CREATE VIEW trapview AS SELECT trap() AS x");
+    try {
+      deploy(config("neutral", 5_000, 1, 8));
+      String plain = "SELECT count(*) AS n FROM customers";
+      ok(q("neutral", plain, 5)); // the first read of the table looks it up in information_schema
+      long sets = status("Com_set_option");
+      for (int i = 0; i < 10; i++) {
+        assertEquals(2, Integer.parseInt(String.valueOf(ok(q("neutral", plain, 5)).getJsonArray("rows")
+            .getJsonArray(0).getValue(0))));
+      }
+      assertEquals(0, status("Com_set_option") - sets, "ten reads of a base table: no set-up behind them");
+      for (int i = 0; i < 3; i++) {
+        sets = status("Com_set_option");
+        assertEquals(1, ok(q("neutral", "SELECT x FROM trapview", 5)).getInteger("rowCount"));
+        assertTrue(status("Com_set_option") - sets >= 1, "a read through a view gets the set-up again");
+        JsonArray after = ok(q("neutral", "SELECT @trap, @@SESSION.time_zone", 5)).getJsonArray("rows").getJsonArray(0);
+        assertEquals(null, after.getValue(0), "the view's function set a user variable: " + after);
+        assertEquals("+00:00", after.getValue(1), "the view's function set the time zone: " + after);
+      }
+    } finally {
+      exec("DROP VIEW IF EXISTS trapview");
+      exec("DROP FUNCTION IF EXISTS trap");
+    }
   }
 
   /**

@@ -1,0 +1,61 @@
+package dev.sluice.engine.mysql;
+
+import dev.sluice.sql.analysis.AnalysedStatement;
+import dev.sluice.sql.analysis.StatementKind;
+import dev.sluice.sql.pool.RelationStandings;
+import java.util.List;
+
+/**
+ * Which guarded reads cannot leave anything on a MySQL or MariaDB session, so that
+ * COM_RESET_CONNECTION and the set-up after them, two of a one-trip read's four commands, may be
+ * left out.
+ *
+ * <p>A query can change the session only through what it runs. The guard admits built-in
+ * functions of the allow-list only, whose {@code never} entries are the ones that set session
+ * state (LAST_INSERT_ID, NEXTVAL, SETVAL), take locks or wait; it refuses variable assignments,
+ * {@code INTO} and locking reads. MySQL has neither user-defined operators nor domains, so casts
+ * and operators run nothing else either. What is left is what a relation runs when read: a view's
+ * query may call a stored function, and a stored function may set anything. So a read is neutral
+ * when it is a plain query that the guard passed and every relation it reads is a base table, by
+ * information_schema ({@link RelationStandings} keeps what it said).
+ *
+ * <p>What every statement leaves behind, its FOUND_ROWS() and its warnings, is no session state of
+ * its own making: the empty read that follows every one-trip read clears both.
+ */
+final class SessionNeutralReads {
+
+  private final RelationStandings standings = new RelationStandings();
+
+  /** True when the statement needs no reset after it. */
+  boolean neutral(AnalysedStatement a, long nowMs) {
+    return candidate(a) && standings.allNeutral(a.relations(), nowMs);
+  }
+
+  /** The keys ({@code name} or {@code schema.name}) of {@code a} to look up now: unknown or old. */
+  List<String> toLookUp(AnalysedStatement a, long nowMs) {
+    return candidate(a) ? standings.toLookUp(a.relations(), nowMs) : List.of();
+  }
+
+  /** What information_schema said of {@code key}. */
+  void learned(String key, boolean neutral, long nowMs) {
+    standings.learned(key, neutral, nowMs);
+  }
+
+  /**
+   * The look-up for one key: 1 when every relation by that name (compared as information_schema
+   * compares, which may ignore case) is a base table, 0 otherwise or when there is none. The key
+   * is lower-case letters, digits, underscores and at most one dot ({@link
+   * RelationStandings#plainNames}), so it is written as literals.
+   */
+  static String lookUp(String key) {
+    int dot = key.indexOf('.');
+    String schema = dot < 0 ? "DATABASE()" : "'" + key.substring(0, dot) + "'";
+    return "SELECT COUNT(*) > 0 AND MIN(TABLE_TYPE = 'BASE TABLE') FROM information_schema.TABLES"
+        + " WHERE TABLE_SCHEMA = " + schema + " AND TABLE_NAME = '" + key.substring(dot + 1) + "'";
+  }
+
+  private static boolean candidate(AnalysedStatement a) {
+    return a != null && a.kind() == StatementKind.QUERY && a.problem() == null && a.explained() == null
+        && !a.assignsVariables() && RelationStandings.plainNames(a.relations());
+  }
+}

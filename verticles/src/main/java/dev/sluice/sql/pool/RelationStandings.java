@@ -1,0 +1,94 @@
+package dev.sluice.sql.pool;
+
+import dev.sluice.sql.analysis.Relation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an engine's catalog said of the relations reads name: whether reading one runs nothing
+ * but the read (a plain table, where a view may call any function). An adapter leaves the session
+ * reset out after a read whose every relation stands so; it learns a name's standing in the same
+ * flight as the reset that read gets anyway, so a look-up costs no round trip. An answer is kept
+ * for {@link #TTL_MS}: a table replaced by a view is noticed within it, and until then its reads
+ * go without a reset, which the guard's allow-list still bounds.
+ *
+ * <p>Only names that read the same quoted and unquoted are kept (lower-case letters, digits,
+ * underscores): the analysis decodes names, and the catalog must resolve exactly the relation the
+ * statement read; such a name is also safe as a literal in look-up text. Answers arrive on the
+ * connections' event loops, which need not be the executor's, so it locks (uncontended: a map
+ * look-up per relation).
+ */
+public final class RelationStandings {
+
+  public static final long TTL_MS = 60_000;
+  static final int MAX_NAMES = 4_096;
+
+  private record Known(boolean neutral, long at) {}
+
+  private final Map<String, Known> names = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Known> eldest) {
+      return size() > MAX_NAMES;
+    }
+  };
+
+  /** True when the catalog lately showed every one of {@code relations} to be a plain table. */
+  public synchronized boolean allNeutral(List<Relation> relations, long nowMs) {
+    for (Relation r : relations) {
+      Known k = names.get(key(r));
+      if (k == null || !k.neutral || nowMs - k.at > TTL_MS) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The keys of {@code relations} whose standing is unknown or old, each once. */
+  public synchronized List<String> toLookUp(List<Relation> relations, long nowMs) {
+    List<String> out = new ArrayList<>();
+    for (Relation r : relations) {
+      String key = key(r);
+      Known k = names.get(key);
+      if ((k == null || nowMs - k.at > TTL_MS) && !out.contains(key)) {
+        out.add(key);
+      }
+    }
+    return out;
+  }
+
+  /** What the catalog said of {@code key} (null: no such relation, which is not neutral). */
+  public synchronized void learned(String key, Boolean neutral, long nowMs) {
+    names.put(key, new Known(Boolean.TRUE.equals(neutral), nowMs));
+  }
+
+  /** True when none of {@code relations} is a table function and each has plain names only. */
+  public static boolean plainNames(List<Relation> relations) {
+    for (Relation r : relations) {
+      if (r.function() || !plainName(r.name()) || r.schema() != null && !plainName(r.schema())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** [a-z_][a-z0-9_]*, without a regex matcher per name per call. */
+  public static boolean plainName(String name) {
+    if (name.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (!(c >= 'a' && c <= 'z' || c == '_' || i > 0 && c >= '0' && c <= '9')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code schema.name}, or the bare name: what {@link #toLookUp} returns and {@link #learned} takes. */
+  public static String key(Relation r) {
+    return r.qualified();
+  }
+}

@@ -1,0 +1,53 @@
+package dev.sluice.sql.pool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.sql.analysis.Relation;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The engine-independent part of leaving the reset out: which names are kept, and for how long. */
+class RelationStandingsTest {
+
+  private final RelationStandings standings = new RelationStandings();
+
+  @Test
+  void aStandingHoldsUntilItIsOldAndANameIsLookedUpOnce() {
+    List<Relation> read = List.of(new Relation("shop", "orders", false), new Relation(null, "customers", false),
+        new Relation("shop", "orders", false));
+    assertFalse(standings.allNeutral(read, 0));
+    assertEquals(List.of("shop.orders", "customers"), standings.toLookUp(read, 0));
+    standings.learned("shop.orders", true, 0);
+    assertFalse(standings.allNeutral(read, 1), "one name still unknown");
+    standings.learned("customers", true, 0);
+    assertTrue(standings.allNeutral(read, RelationStandings.TTL_MS));
+    assertFalse(standings.allNeutral(read, RelationStandings.TTL_MS + 1));
+    standings.learned("customers", null, 2);
+    assertFalse(standings.allNeutral(read, 3), "no such relation is not neutral");
+    assertTrue(standings.allNeutral(List.of(), 0), "a read of no relation");
+  }
+
+  @Test
+  void theCacheKeepsAtMostItsBoundOfNames() {
+    for (int i = 0; i <= RelationStandings.MAX_NAMES; i++) {
+      standings.learned("t" + i, true, 0);
+    }
+    assertFalse(standings.allNeutral(List.of(new Relation(null, "t0", false)), 1), "the eldest went");
+    assertTrue(standings.allNeutral(List.of(new Relation(null, "t" + RelationStandings.MAX_NAMES, false)), 1));
+  }
+
+  @Test
+  void aPlainNameIsLowerCaseLettersDigitsAndUnderscores() {
+    for (String ok : List.of("t", "_t", "orders_2026", "a1_b2")) {
+      assertTrue(RelationStandings.plainName(ok), ok);
+    }
+    for (String bad : List.of("", "1t", "Orders", "t-x", "t.x", "t x", "é", "t\u0000", "t'", "t\\")) {
+      assertFalse(RelationStandings.plainName(bad), bad);
+    }
+    assertFalse(RelationStandings.plainNames(List.of(new Relation(null, "json_table", true))), "a table function");
+    assertFalse(RelationStandings.plainNames(List.of(new Relation("Shop", "t", false))), "a schema in capitals");
+    assertTrue(RelationStandings.plainNames(List.of(new Relation("shop", "t", false))));
+  }
+}

@@ -15,7 +15,7 @@ OUT="$(mktemp -d)"
 for round in $(seq 1 "$ROUNDS"); do
   for side in A B; do
     jar=$A; [[ $side == B ]] && jar=$B
-    SLUICE_JAR="$jar" bash "$ROOT/loadtest/bin/engines.sh" >"$OUT/$side-$round.log" 2>&1 || {
+    SLUICE_JAR="$jar" ROUNDS=1 bash "$ROOT/loadtest/bin/engines.sh" >"$OUT/$side-$round.log" 2>&1 || {
       echo "ab: run $side round $round failed; log $OUT/$side-$round.log" >&2; exit 1; }
     # "== pg: ..." then "[gateway] ... = N calls/s" and "gateway: cpu ... (U µs/call" per engine
     awk -v side="$side" -v round="$round" '

@@ -5,7 +5,8 @@
 # and the direct baseline back to back per engine, prints the ratio table and writes JSON + HTML.
 #
 # Env: AGENTS (20), DURATION (20s), WARMUP (20s: the JIT needs it, see loadtest/README.md),
-# MIX (ping=100), ENGINES ("pg maria"), plus lib.sh's SLUICE_URL/REBUILD/RESULTS.
+# MIX (ping=100), ENGINES ("pg maria"), ROUNDS (1: gateway and direct runs per engine, alternated
+# G D, D G, ...; the ratio is then that of the means), plus lib.sh's SLUICE_URL/REBUILD/RESULTS.
 source "$(dirname "$0")/lib.sh"
 
 AGENTS="${AGENTS:-20}"
@@ -13,6 +14,7 @@ DURATION="${DURATION:-20s}"
 WARMUP="${WARMUP:-20s}"
 MIX="${MIX:-ping=100}"
 ENGINES="${ENGINES:-pg maria}"
+ROUNDS="${ROUNDS:-1}"
 PG_URL="postgresql://postgres@127.0.0.1:5432/sluice_bench"
 MARIA_URL="mysql://root@127.0.0.1:3306/sluice_bench"
 
@@ -46,10 +48,10 @@ for engine in $ENGINES; do
     maria) dialect=mysql; direct="$MARIA_URL" ;;
     *) echo "unknown engine $engine (pg, maria)" >&2; exit 2 ;;
   esac
-  echo "== $engine: $AGENTS agents, mix $MIX, warm-up $WARMUP, measured $DURATION"
+  echo "== $engine: $AGENTS agents, mix $MIX, warm-up $WARMUP, measured $DURATION x $ROUNDS round(s) per side"
   java ${LOADTEST_JAVA_OPTS:--Xmx1g} -cp "$CP" dev.sluice.loadtest.LoadTestMain --url "$GW_URL" \
     --connection "$engine" --dialect "$dialect" --agents "$AGENTS" --duration "$DURATION" \
-    --warmup "$WARMUP" --mix "$MIX" --direct "$direct" --compare \
+    --warmup "$WARMUP" --mix "$MIX" --direct "$direct" --compare --rounds "$ROUNDS" \
     ${GW_PID:+--gateway-pid "$GW_PID"} --out "$RESULTS/engines-$engine" "$@" || status=$?
 done
 exit "$status"

@@ -8,7 +8,12 @@ final class Comparison {
 
   private Comparison() {}
 
-  /** Ratios of the last gateway/direct pair at equal agents, with every pair listed; null if none. */
+  /**
+   * Gateway-to-direct ratios for each gateway run and the direct run at equal agents of the same
+   * round, every pair listed. With one pair per agent count, the last pair's; with several (rounds),
+   * the ratio of the means of each side, so one fast or slow run of the direct client does not make
+   * the figure alone. Null if there is no pair.
+   */
   static JsonObject of(JsonArray runs) {
     JsonArray pairs = new JsonArray();
     for (int i = 0; i < runs.size(); i++) {
@@ -18,7 +23,8 @@ final class Comparison {
       }
       for (int j = 0; j < runs.size(); j++) {
         JsonObject d = runs.getJsonObject(j);
-        if ("direct".equals(d.getString("mode")) && d.getInteger("agents").equals(g.getInteger("agents"))) {
+        if ("direct".equals(d.getString("mode")) && d.getInteger("agents").equals(g.getInteger("agents"))
+            && d.getInteger("round", 1).equals(g.getInteger("round", 1))) {
           pairs.add(pair(g, d));
         }
       }
@@ -26,7 +32,31 @@ final class Comparison {
     if (pairs.isEmpty()) {
       return null;
     }
-    return pairs.getJsonObject(pairs.size() - 1).copy().put("pairs", pairs);
+    JsonObject last = pairs.getJsonObject(pairs.size() - 1);
+    JsonArray same = new JsonArray();
+    for (int i = 0; i < pairs.size(); i++) {
+      if (pairs.getJsonObject(i).getInteger("agents").equals(last.getInteger("agents"))) {
+        same.add(pairs.getJsonObject(i));
+      }
+    }
+    JsonObject out = same.size() == 1 ? last.copy() : means(same);
+    return out.put("pairs", pairs).put("rounds", same.size());
+  }
+
+  /** The mean of each side's throughput and latencies over {@code pairs}, and their ratios. */
+  private static JsonObject means(JsonArray pairs) {
+    JsonObject m = new JsonObject().put("agents", pairs.getJsonObject(0).getInteger("agents"));
+    for (String key : new String[] {"gatewayThroughput", "directThroughput", "gatewayP50", "directP50", "gatewayP99",
+        "directP99"}) {
+      double sum = 0;
+      for (int i = 0; i < pairs.size(); i++) {
+        sum += pairs.getJsonObject(i).getDouble(key);
+      }
+      m.put(key, sum / pairs.size());
+    }
+    return m.put("throughputRatio", ratio(m.getDouble("gatewayThroughput"), m.getDouble("directThroughput")))
+        .put("p50Ratio", ratio(m.getDouble("gatewayP50"), m.getDouble("directP50")))
+        .put("p99Ratio", ratio(m.getDouble("gatewayP99"), m.getDouble("directP99")));
   }
 
   private static JsonObject pair(JsonObject g, JsonObject d) {

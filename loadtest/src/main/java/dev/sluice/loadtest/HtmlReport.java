@@ -289,7 +289,9 @@ public final class HtmlReport {
     }
     b.append("</tbody></table><p class='muted'>Both sides ran the same SQL scenarios at the same number of concurrent "
         + "callers; runaway and cancel scenarios are excluded because the raw driver has no deadline or MCP "
-        + "cancellation.</p></section>");
+        + "cancellation." + (c.getInteger("rounds", 1) > 1 ? " The cards are the ratios of each side's means over "
+        + c.getInteger("rounds") + " rounds, run alternately (gateway first, then direct first)." : "")
+        + "</p></section>");
   }
 
   private static void idle(StringBuilder b, JsonObject r) {

@@ -26,6 +26,8 @@ public final class LoadOptions {
   public boolean sse;
   public String direct;
   public boolean compare;
+  /** Compare mode: gateway and direct runs per side, alternated (G D, D G, ...) so drift falls on both. */
+  public int rounds = 1;
   public long gatewayPid = -1;
   public long callTimeoutMs = 60_000;
   public int directPoolSize = 0;
@@ -83,6 +85,7 @@ public final class LoadOptions {
       case "--label" -> label = v;
       case "--warmup" -> warmupSeconds = seconds(v);
       case "--ping-rate" -> pingRate = Double.parseDouble(v);
+      case "--rounds" -> rounds = Integer.parseInt(v);
       default -> throw new IllegalArgumentException("unknown flag " + flag);
     }
   }
@@ -141,6 +144,9 @@ public final class LoadOptions {
     if (compare && direct == null) {
       throw new IllegalArgumentException("--compare needs --direct URL");
     }
+    if (rounds < 1 || rounds > 20 || rounds > 1 && (!compare || !sweep.isEmpty())) {
+      throw new IllegalArgumentException("--rounds takes 1 to 20, and more than 1 only with --compare (no --sweep)");
+    }
   }
 
   static String usage() {
@@ -149,7 +155,7 @@ public final class LoadOptions {
                             [--agents N] [--duration 30s] [--ramp-up 5s] [--think-time 0ms]
                             [--mix tiny=70,medium=10,large=2,explain=5,connections=10,runaway=2,cancel=1]
                             [--max-calls N] [--out DIR] [--sweep 1,10,100,1000] [--sse]
-                            [--idle] [--direct postgresql://user@127.0.0.1:5432/db [--compare]]
+                            [--idle] [--direct postgresql://user@127.0.0.1:5432/db [--compare [--rounds N]]]
                             [--gateway-pid PID] [--call-timeout 60s] [--direct-pool N] [--label TEXT]
                             [--warmup 3s] [--ping-rate 20] [--url URL1,URL2,URL3 [--kill-pid PID --kill-after 20s]]
         Only loopback targets are accepted. See loadtest/README.md.""";

@@ -86,8 +86,16 @@ public final class LoadTestMain {
       if (o.compare) {
         // the same scenarios on both sides, so the ratios compare like with like
         Mix comparable = mix.directOnly();
-        runs.add(GatewayRun.run(vertx, o, o.agents, comparable));
-        runs.add(DirectRun.run(vertx, o, o.agents, comparable));
+        for (int round = 1; round <= o.rounds; round++) {
+          // alternated (G D, D G, ...): a machine that slows down or speeds up over the run weighs
+          // on both sides alike
+          for (int side = 0; side < 2; side++) {
+            boolean gateway = side == (round + 1) % 2;
+            JsonObject run = gateway ? GatewayRun.run(vertx, o, o.agents, comparable)
+                : DirectRun.run(vertx, o, o.agents, comparable);
+            runs.add(run.put("round", round));
+          }
+        }
       } else {
         runs.add(GatewayRun.run(vertx, o, o.agents, mix));
       }
@@ -103,7 +111,7 @@ public final class LoadTestMain {
             .put("direct", o.direct == null ? null : o.direct.replaceAll("//[^@/]*@", "//***@")))
         .put("settings", new JsonObject().put("agents", o.agents).put("durationSeconds", o.durationSeconds)
             .put("rampUpSeconds", o.rampUpSeconds).put("thinkTimeMs", o.thinkTimeMs).put("mix", o.mix)
-            .put("maxCalls", o.maxCalls).put("warmupSeconds", o.warmupSeconds).put("sse", o.sse).put("sweep", new JsonArray(List.copyOf(o.sweep))))
+            .put("maxCalls", o.maxCalls).put("warmupSeconds", o.warmupSeconds).put("rounds", o.rounds).put("sse", o.sse).put("sweep", new JsonArray(List.copyOf(o.sweep))))
         .put("runs", runs)
         .put("unexpectedErrorCount", unexpected);
     JsonObject cmp = Comparison.of(runs);

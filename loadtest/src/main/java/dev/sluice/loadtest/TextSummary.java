@@ -28,8 +28,11 @@ final class TextSummary {
             p.getDouble("gatewayThroughput"), p.getDouble("directThroughput"), p.getDouble("throughputRatio"),
             p.getDouble("gatewayP50"), p.getDouble("directP50"), p.getDouble("gatewayP99"), p.getDouble("directP99")));
       }
-      b.append(String.format(Locale.ROOT, "  => throughput %.2fx of direct, p50 %.2fx, p99 %.2fx%n",
-          cmp.getDouble("throughputRatio"), cmp.getDouble("p50Ratio"), cmp.getDouble("p99Ratio")));
+      int rounds = cmp.getInteger("rounds", 1);
+      b.append(String.format(Locale.ROOT, "  => throughput %.2fx of direct, p50 %.2fx, p99 %.2fx%s%n",
+          cmp.getDouble("throughputRatio"), cmp.getDouble("p50Ratio"), cmp.getDouble("p99Ratio"),
+          rounds > 1 ? " (means of " + rounds + " alternated rounds: " + Math.round(cmp.getDouble("gatewayThroughput"))
+              + " vs " + Math.round(cmp.getDouble("directThroughput")) + " calls/s)" : ""));
     }
     return b.toString();
   }

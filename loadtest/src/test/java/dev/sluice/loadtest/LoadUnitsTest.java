@@ -85,6 +85,32 @@ class LoadUnitsTest {
   }
 
   /** Several nodes behind a simulated load balancer: every node gets traffic until it is marked down. */
+  /** Rounds pair each gateway run with its own round's direct run, and the figure is a ratio of means. */
+  @Test
+  void alternatedRoundsCompareWithinARoundAndAverageEachSide() {
+    io.vertx.core.json.JsonArray runs = new io.vertx.core.json.JsonArray();
+    double[][] perRound = {{5000, 25000}, {6000, 15000}, {4000, 20000}};
+    for (int r = 0; r < perRound.length; r++) {
+      for (String mode : r % 2 == 0 ? List.of("gateway", "direct") : List.of("direct", "gateway")) {
+        double calls = perRound[r]["gateway".equals(mode) ? 0 : 1];
+        runs.add(new io.vertx.core.json.JsonObject().put("mode", mode).put("agents", 20).put("round", r + 1)
+            .put("throughput", calls).put("latencyMs", new io.vertx.core.json.JsonObject().put("p50", 1.0)
+                .put("p99", "gateway".equals(mode) ? 8.0 : 2.0)));
+      }
+    }
+    io.vertx.core.json.JsonObject cmp = Comparison.of(runs);
+    assertEquals(3, cmp.getJsonArray("pairs").size(), "one pair per round, not every gateway run with every direct one");
+    assertEquals(0.2, cmp.getJsonArray("pairs").getJsonObject(0).getDouble("throughputRatio"));
+    assertEquals(0.4, cmp.getJsonArray("pairs").getJsonObject(1).getDouble("throughputRatio"));
+    assertEquals(0.25, cmp.getDouble("throughputRatio"), "5,000 / 20,000: the means' ratio");
+    assertEquals(4.0, cmp.getDouble("p99Ratio"));
+    assertEquals(3, cmp.getInteger("rounds"));
+    io.vertx.core.json.JsonObject one = Comparison.of(new io.vertx.core.json.JsonArray(List.of(runs.getValue(0),
+        runs.getValue(1))));
+    assertEquals(0.2, one.getDouble("throughputRatio"));
+    assertEquals(1, one.getInteger("rounds"));
+  }
+
   @Test
   void routesSpreadOverNodesAndDropADeadOne() {
     Routes one = Routes.of("http://127.0.0.1:1/mcp");

@@ -65,8 +65,9 @@ import java.util.regex.Pattern;
  * <p>A small read with the connection's own deadline takes one round trip: the session carries READ
  * ONLY, that deadline and a row cap ({@code sql_select_limit}) from its set-up, so the statement
  * needs no transaction; it goes on the text protocol with the reset and the set-up behind it, or,
- * on MariaDB when it reads base tables only ({@link SessionNeutralReads}), with just an empty read
- * that clears its row count and warnings: two commands per call instead of four.
+ * on MariaDB when it reads base tables only ({@link SessionNeutralReads}), alone: one command per
+ * call instead of four. What such a read leaves, its row count and warnings, is cleared in front
+ * of the next statement on the connection that could read them.
  */
 final class MySqlAdapter extends PooledEngine {
 
@@ -75,9 +76,10 @@ final class MySqlAdapter extends PooledEngine {
       + "CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','), ',ANSI_QUOTES,', ','), ',ANSI,', ','))";
 
   /**
-   * Ends every one-trip read: an empty read of a table, so FOUND_ROWS() is 0 and the warnings and
-   * errors are gone for the next caller (a read of no table, {@code SELECT 0 FROM DUAL WHERE 0},
-   * leaves the warnings in place: MariaDB 10.11).
+   * An empty read of a table: FOUND_ROWS() is 0 after it and the warnings and errors are gone (a
+   * read of no table, {@code SELECT 0 FROM DUAL WHERE 0}, leaves the warnings in place: MariaDB
+   * 10.11). It ends every reset, and goes in front of a statement that could read what a previous
+   * call's read left.
    */
   private static final String CLEAR_DIAGNOSTICS = "SELECT 1 FROM (SELECT 1) AS t WHERE 0";
 
@@ -111,6 +113,12 @@ final class MySqlAdapter extends PooledEngine {
   private volatile String setUpAfterReset;
   /** Which reads may go without the reset and the set-up (information_schema tells, cached per name). */
   private final SessionNeutralReads neutralReads = new SessionNeutralReads();
+  /**
+   * The physical connections whose row count, warnings and errors are a previous call's: a neutral
+   * read left them, and nothing cleared them since. The clear goes in front of the next statement
+   * that could read them ({@link SessionNeutralReads#readsDiagnostics}), not behind every read.
+   */
+  private final Set<Object> uncleared = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
   private long hintsTimer = -1;
 
   MySqlAdapter(Vertx vertx, ConnectionConfig cfg) {
@@ -237,14 +245,14 @@ final class MySqlAdapter extends PooledEngine {
   protected Future<Void> resetSession(SqlConnection conn) {
     // a session whose reset failed is no longer known to be READ ONLY with the connection's
     // deadline: its later calls open their transaction the long way
-    return resetSession(conn, mariadb(), List.of()).onFailure(err -> backendIds.remove(physical(conn)));
+    return resetSession(conn, conn, mariadb(), List.of()).onFailure(err -> backendIds.remove(physical(conn)));
   }
 
   /**
    * The reset, the set-up, the look-ups of {@code lookUps} (names read whose standing is not
    * known) and the clear, in this order on {@code flight}.
    */
-  private Future<Void> resetSession(SqlClient flight, boolean mariadb, List<String> lookUps) {
+  private Future<Void> resetSession(SqlClient flight, SqlConnection conn, boolean mariadb, List<String> lookUps) {
     List<Future<?>> steps = new ArrayList<>(3 + lookUps.size());
     Promise<Void> reset = ((ContextInternal) vertx.getOrCreateContext()).promise();
     ((CommandScheduler) flight).schedule(new ResetConnectionCommand(), reset);
@@ -261,8 +269,14 @@ final class MySqlAdapter extends PooledEngine {
     // FOUND_ROWS() and the warnings survive COM_RESET_CONNECTION (MariaDB 10.11): the next caller
     // would read this call's row count. (A SET with a scalar subquery leaves it alone: it cannot
     // fold this statement into the set-up.) Last, after the look-ups' own rows.
-    steps.add(flight.query(CLEAR_DIAGNOSTICS).execute());
+    steps.add(clear(flight, conn));
     return Future.all(steps).mapEmpty();
+  }
+
+  /** The clear on {@code flight}; {@code conn}'s diagnostics are no previous call's once it is sent. */
+  private Future<?> clear(SqlClient flight, SqlConnection conn) {
+    uncleared.remove(physical(conn));
+    return flight.query(CLEAR_DIAGNOSTICS).execute();
   }
 
   /**
@@ -304,14 +318,24 @@ final class MySqlAdapter extends PooledEngine {
     // MariaDB only: that the clear also clears the warnings is measured on MariaDB 10.11, not MySQL
     boolean neutral = mariadb && neutralReads.neutral(guarded, now);
     List<String> lookUps = neutral || !mariadb ? List.of() : neutralReads.toLookUp(guarded, now);
-    ((SqlClientInternal) lease.conn()).group(flight -> {
+    SqlConnection conn = lease.conn();
+    ((SqlClientInternal) conn).group(flight -> {
+      // a read of anything but base tables may run code that reads them, whatever its text says
+      if (uncleared.contains(physical(conn)) && (!neutral || SessionNeutralReads.readsDiagnostics(guarded))) {
+        clear(flight, conn);
+      }
       read.add(flight.query(sql).collecting(Collector.<Row, List<Row>>of(() -> kept, (l, r) -> {
         if (l.size() < rows) {
           l.add(r);
         }
       }, (a, b) -> a)).execute());
-      lease.bare().reset = neutral ? flight.query(CLEAR_DIAGNOSTICS).execute().mapEmpty()
-          : resetSession(flight, mariadb, lookUps);
+      if (neutral) {
+        // what it leaves is its row count and warnings only: cleared before a statement that reads them
+        uncleared.add(physical(conn));
+        lease.bare().reset = Future.succeededFuture();
+      } else {
+        lease.bare().reset = resetSession(flight, conn, mariadb, lookUps);
+      }
     });
     return read.get(0).map(r -> new Rows(r.columnDescriptors(), kept));
   }
@@ -330,6 +354,9 @@ final class MySqlAdapter extends PooledEngine {
     // reset failed.
     Long known = backendIds.get(physical(conn));
     Future<Long> id = known != null ? Future.succeededFuture(known) : readBackendId(conn);
+    if (uncleared.contains(physical(conn))) {
+      clear(conn, conn); // what runs in this lease is not analysed for what it reads
+    }
     Future<?> timeout = conn.query("SET SESSION " + deadline(mariadb(), timeoutMs)
         + ", sql_select_limit = DEFAULT").execute();
     Future<?> begin = conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute();

@@ -20,7 +20,8 @@ import java.util.List;
  * information_schema ({@link RelationStandings} keeps what it said).
  *
  * <p>What every statement leaves behind, its FOUND_ROWS() and its warnings, is no session state of
- * its own making: the empty read that follows every one-trip read clears both.
+ * its own making: the adapter clears both before the next statement that could read them
+ * ({@link #readsDiagnostics}).
  */
 final class SessionNeutralReads {
 
@@ -52,6 +53,30 @@ final class SessionNeutralReads {
     String schema = dot < 0 ? "DATABASE()" : "'" + key.substring(0, dot) + "'";
     return "SELECT COUNT(*) > 0 AND MIN(TABLE_TYPE = 'BASE TABLE') FROM information_schema.TABLES"
         + " WHERE TABLE_SCHEMA = " + schema + " AND TABLE_NAME = '" + key.substring(dot + 1) + "'";
+  }
+
+  /**
+   * Whether {@code a} may read what the statement before it on the connection left: FOUND_ROWS(),
+   * ROW_COUNT(), or any {@code @@} variable ({@code @@warning_count}, {@code @@error_count}; any
+   * {@code @} at all, to be sure). SHOW WARNINGS and GET DIAGNOSTICS are refused by the guard; a
+   * relation that is no base table (information_schema's session status) makes a read
+   * non-neutral, and those are cleared for in any case. True when there is no analysis.
+   */
+  static boolean readsDiagnostics(AnalysedStatement a) {
+    if (a == null) {
+      return true;
+    }
+    for (var f : a.functions()) {
+      if ("found_rows".equals(f.name()) || "row_count".equals(f.name())) {
+        return true;
+      }
+    }
+    for (var t : a.tokens()) {
+      if (t.isSymbol('@')) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean candidate(AnalysedStatement a) {

@@ -234,7 +234,38 @@ class MySqlExecutorTest extends EngineExecutorContract {
       assertEquals(ErrorType.COLUMN_NOT_FOUND, err(q("after", "SELECT nosuch FROM big LIMIT 1", 10)).type());
       count = ok(q("after", "SELECT @@error_count", 10)).getJsonArray("rows").getJsonArray(0).getValue(0);
       assertEquals("0", String.valueOf(count), "the previous call's error");
+      // a reader that takes the cursor (its transaction's lease), and one behind a read that read nothing
+      assertEquals(37, ok(q("after", "SELECT n FROM big LIMIT 37", 100)).getInteger("rowCount"));
+      found = ok(q("after", "SELECT FOUND_ROWS() AS f, n FROM big ORDER BY n LIMIT 2000", 5000))
+          .getJsonArray("rows").getJsonArray(0).getValue(0);
+      assertFalse("37".equals(String.valueOf(found)), "the previous call's row count, read through a cursor: " + found);
+      assertEquals(37, ok(q("after", "SELECT n FROM big LIMIT 37", 100)).getInteger("rowCount"));
+      ok(q("after", "SELECT 1 AS one", 10)); // no reader: nothing in front of it; it leaves its own row count
+      found = ok(q("after", "SELECT ROW_COUNT(), FOUND_ROWS()", 10)).getJsonArray("rows").getJsonArray(0).getValue(1);
+      assertEquals("0", String.valueOf(found), "cleared in front of the reader");
     }
+  }
+
+  /**
+   * A read of base tables that reads no diagnostics is one command: nothing behind it, and nothing
+   * in front unless the statement could read what the one before left (it then gets the clear).
+   */
+  @Test
+  void aNeutralReadIsOneCommandAndAReaderOfDiagnosticsGetsTheClearInFront() throws Exception {
+    deploy(config("single", 5_000, 1, 8));
+    String plain = "SELECT count(*) AS n FROM customers";
+    ok(q("single", plain, 5)); // looks the table up
+    long selects = status("Com_select");
+    for (int i = 0; i < 10; i++) {
+      ok(q("single", plain, 5));
+    }
+    assertEquals(10, status("Com_select") - selects, "one statement per read");
+    selects = status("Com_select");
+    for (int i = 0; i < 5; i++) {
+      ok(q("single", plain, 5));
+      ok(q("single", "SELECT FOUND_ROWS() AS f", 5));
+    }
+    assertEquals(15, status("Com_select") - selects, "each FOUND_ROWS() behind a read gets the clear in front");
   }
 
   /**
@@ -265,7 +296,15 @@ class MySqlExecutorTest extends EngineExecutorContract {
         assertEquals(null, after.getValue(0), "the view's function set a user variable: " + after);
         assertEquals("+00:00", after.getValue(1), "the view's function set the time zone: " + after);
       }
+      // a view reads what its text does not show: it gets the clear in front
+      exec("CREATE VIEW foundview AS SELECT FOUND_ROWS() AS f");
+      for (int i = 0; i < 2; i++) {
+        assertEquals(37, ok(q("neutral", "SELECT n FROM big LIMIT 37", 100)).getInteger("rowCount"));
+        Object f = ok(q("neutral", "SELECT f FROM foundview", 5)).getJsonArray("rows").getJsonArray(0).getValue(0);
+        assertFalse("37".equals(String.valueOf(f)), "the previous call's row count through a view: " + f);
+      }
     } finally {
+      exec("DROP VIEW IF EXISTS foundview");
       exec("DROP VIEW IF EXISTS trapview");
       exec("DROP FUNCTION IF EXISTS trap");
     }

@@ -60,6 +60,19 @@ class SessionNeutralReadsTest {
   }
 
   @Test
+  void aReaderOfThePreviousStatementsDiagnosticsIsKnownByItsText() {
+    for (String sql : List.of("SELECT FOUND_ROWS()", "SELECT n, ROW_COUNT() FROM t", "SELECT @@warning_count",
+        "SELECT @@SESSION.error_count", "SELECT @x FROM t")) {
+      assertTrue(SessionNeutralReads.readsDiagnostics(my(sql)), sql);
+    }
+    for (String sql : List.of("SELECT 1 AS one", "SELECT n FROM t WHERE s = '@@warning_count' AND f = 'FOUND_ROWS()'",
+        "SELECT count(*) FROM t")) {
+      assertFalse(SessionNeutralReads.readsDiagnostics(my(sql)), sql);
+    }
+    assertTrue(SessionNeutralReads.readsDiagnostics(null), "no analysis: assume it does");
+  }
+
+  @Test
   void theLookUpNamesTheSchemaOrTheConnectionsDatabase() {
     assertEquals("SELECT COUNT(*) > 0 AND MIN(TABLE_TYPE = 'BASE TABLE') FROM information_schema.TABLES"
         + " WHERE TABLE_SCHEMA = 'shop' AND TABLE_NAME = 'orders'", SessionNeutralReads.lookUp("shop.orders"));

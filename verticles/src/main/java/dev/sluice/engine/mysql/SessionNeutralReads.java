@@ -3,7 +3,6 @@ package dev.sluice.engine.mysql;
 import dev.sluice.sql.analysis.AnalysedStatement;
 import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.pool.RelationStandings;
-import java.util.List;
 
 /**
  * Which guarded reads cannot leave anything on a MySQL or MariaDB session, so that
@@ -23,23 +22,10 @@ import java.util.List;
  * its own making: the adapter clears both before the next statement that could read them
  * ({@link #readsDiagnostics}).
  */
-final class SessionNeutralReads {
+final class SessionNeutralReads extends RelationStandings {
 
-  private final RelationStandings standings = new RelationStandings();
-
-  /** True when the statement needs no reset after it. */
-  boolean neutral(AnalysedStatement a, long nowMs) {
-    return candidate(a) && standings.allNeutral(a.relations(), nowMs);
-  }
-
-  /** The keys ({@code name} or {@code schema.name}) of {@code a} to look up now: unknown or old. */
-  List<String> toLookUp(AnalysedStatement a, long nowMs) {
-    return candidate(a) ? standings.toLookUp(a.relations(), nowMs) : List.of();
-  }
-
-  /** What information_schema said of {@code key}. */
-  void learned(String key, boolean neutral, long nowMs) {
-    standings.learned(key, neutral, nowMs);
+  SessionNeutralReads() {
+    super(SessionNeutralReads::candidate);
   }
 
   /**
@@ -80,7 +66,7 @@ final class SessionNeutralReads {
   }
 
   private static boolean candidate(AnalysedStatement a) {
-    return a != null && a.kind() == StatementKind.QUERY && a.problem() == null && a.explained() == null
-        && !a.assignsVariables() && RelationStandings.plainNames(a.relations());
+    return a.kind() == StatementKind.QUERY && a.problem() == null && a.explained() == null && !a.assignsVariables()
+        && RelationStandings.plainNames(a.relations());
   }
 }

@@ -4,7 +4,6 @@ import dev.sluice.sql.analysis.AnalysedStatement;
 import dev.sluice.sql.analysis.StatementKind;
 import dev.sluice.sql.analysis.Token;
 import dev.sluice.sql.pool.RelationStandings;
-import java.util.List;
 
 /**
  * Which guarded reads cannot leave anything on a PostgreSQL session, so the session reset after
@@ -20,7 +19,7 @@ import java.util.List;
  * relation it reads is an ordinary, partitioned or materialized table without row-level security,
  * known from the catalog ({@link RelationStandings} keeps what it said).
  */
-final class SessionNeutralReads {
+final class SessionNeutralReads extends RelationStandings {
 
   static final long TTL_MS = RelationStandings.TTL_MS;
   /** Reads one name's standing: true when neutral, false when not, no row when there is none. */
@@ -29,25 +28,12 @@ final class SessionNeutralReads {
   /** Punctuation and the operators of comparison, arithmetic and concatenation. */
   private static final String EVERYDAY_SYMBOLS = "(),.=<>!+-*/%|[]";
 
-  private final RelationStandings standings = new RelationStandings();
-
-  /** True when the statement needs no session reset after it. */
-  boolean neutral(AnalysedStatement a, long nowMs) {
-    return candidate(a) && standings.allNeutral(a.relations(), nowMs);
-  }
-
-  /** The names of {@code a} to look up now (their standing is unknown or old), as to_regclass text. */
-  List<String> toLookUp(AnalysedStatement a, long nowMs) {
-    return candidate(a) ? standings.toLookUp(a.relations(), nowMs) : List.of();
-  }
-
-  /** What the catalog said of {@code name} (null: no such relation, which is not neutral). */
-  void learned(String name, Boolean neutral, long nowMs) {
-    standings.learned(name, neutral, nowMs);
+  SessionNeutralReads() {
+    super(SessionNeutralReads::candidate);
   }
 
   private static boolean candidate(AnalysedStatement a) {
-    if (a == null || a.kind() != StatementKind.QUERY || a.problem() != null || a.explained() != null
+    if (a.kind() != StatementKind.QUERY || a.problem() != null || a.explained() != null
         || !a.types().isEmpty() || a.assignsVariables()) {
       return false;
     }

@@ -1,10 +1,12 @@
 package dev.sluice.sql.pool;
 
+import dev.sluice.sql.analysis.AnalysedStatement;
 import dev.sluice.sql.analysis.Relation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * What an engine's catalog said of the relations reads name: whether reading one runs nothing
@@ -19,8 +21,11 @@ import java.util.Map;
  * statement read; such a name is also safe as a literal in look-up text. Answers arrive on the
  * connections' event loops, which need not be the executor's, so it locks (uncontended: a map
  * look-up per relation).
+ *
+ * <p>An engine's subclass says which statements are candidates at all: what the statement itself
+ * may run, whatever it reads.
  */
-public final class RelationStandings {
+public class RelationStandings {
 
   public static final long TTL_MS = 60_000;
   static final int MAX_NAMES = 4_096;
@@ -33,6 +38,22 @@ public final class RelationStandings {
       return size() > MAX_NAMES;
     }
   };
+  private final Predicate<AnalysedStatement> candidate;
+
+  /** @param candidate whether a statement can be neutral at all, its relations aside (false for null) */
+  protected RelationStandings(Predicate<AnalysedStatement> candidate) {
+    this.candidate = a -> a != null && candidate.test(a);
+  }
+
+  /** True when {@code a} needs no session reset after it: a candidate whose relations all stand neutral. */
+  public boolean neutral(AnalysedStatement a, long nowMs) {
+    return candidate.test(a) && allNeutral(a.relations(), nowMs);
+  }
+
+  /** The keys of {@code a}'s relations to look up now (their standing is unknown or old). */
+  public List<String> toLookUp(AnalysedStatement a, long nowMs) {
+    return candidate.test(a) ? toLookUp(a.relations(), nowMs) : List.of();
+  }
 
   /** True when the catalog lately showed every one of {@code relations} to be a plain table. */
   public synchronized boolean allNeutral(List<Relation> relations, long nowMs) {

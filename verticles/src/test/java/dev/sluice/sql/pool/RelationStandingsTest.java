@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The engine-independent part of leaving the reset out: which names are kept, and for how long. */
 class RelationStandingsTest {
 
-  private final RelationStandings standings = new RelationStandings();
+  private final RelationStandings standings = new RelationStandings(a -> true);
 
   @Test
   void aStandingHoldsUntilItIsOldAndANameIsLookedUpOnce() {
@@ -27,6 +27,8 @@ class RelationStandingsTest {
     standings.learned("customers", null, 2);
     assertFalse(standings.allNeutral(read, 3), "no such relation is not neutral");
     assertTrue(standings.allNeutral(List.of(), 0), "a read of no relation");
+    assertFalse(standings.neutral(null, 0), "no analysis is never neutral");
+    assertEquals(List.of(), standings.toLookUp((dev.sluice.sql.analysis.AnalysedStatement) null, 0));
   }
 
   @Test

@@ -303,11 +303,13 @@ final class MySqlAdapter extends PooledEngine {
   }
 
   /**
-   * The statement on the text protocol and the reset with the set-up behind it, or for a read that
-   * cannot have changed the session ({@link SessionNeutralReads}) only the clear of its row count
-   * and warnings, written together before any answer arrives: one round trip. The session's {@code
-   * sql_select_limit} stops the server after {@link #ONE_TRIP_ROW_CAP} rows ({@link #oneTripFits}
-   * admitted only statements it bounds); the collector keeps no more than {@code rows}.
+   * The statement on the text protocol with the reset and the set-up behind it, or nothing behind
+   * it for a read that cannot have changed the session ({@link SessionNeutralReads}); in front of
+   * it the clear, when the connection holds another call's row count and warnings and the
+   * statement could read them. All written together before any answer arrives: one round trip.
+   * The session's {@code sql_select_limit} stops the server after {@link #ONE_TRIP_ROW_CAP} rows
+   * ({@link #oneTripFits} admitted only statements it bounds); the collector keeps no more than
+   * {@code rows}.
    */
   @Override
   public Future<Rows> readInOneTrip(Lease lease, String sql, int rows, AnalysedStatement guarded) {
@@ -321,14 +323,17 @@ final class MySqlAdapter extends PooledEngine {
     SqlConnection conn = lease.conn();
     ((SqlClientInternal) conn).group(flight -> {
       // a read of anything but base tables may run code that reads them, whatever its text says
-      if (uncleared.contains(physical(conn)) && (!neutral || SessionNeutralReads.readsDiagnostics(guarded))) {
-        clear(flight, conn);
-      }
-      read.add(flight.query(sql).collecting(Collector.<Row, List<Row>>of(() -> kept, (l, r) -> {
-        if (l.size() < rows) {
-          l.add(r);
-        }
-      }, (a, b) -> a)).execute());
+      boolean mayRead = !neutral || SessionNeutralReads.readsDiagnostics(guarded);
+      Future<?> front = mayRead && uncleared.contains(physical(conn)) ? clear(flight, conn) : null;
+      Future<SqlResult<List<Row>>> own = flight.query(sql).collecting(Collector.<Row, List<Row>>of(() -> kept,
+          (l, r) -> {
+            if (l.size() < rows) {
+              l.add(r);
+            }
+          }, (a, b) -> a)).execute();
+      // without its clear, the statement may have read another call's diagnostics: no answer then
+      read.add(front == null ? own
+          : Future.join(front, own).transform(x -> front.failed() ? Future.failedFuture(front.cause()) : own));
       if (neutral) {
         // what it leaves is its row count and warnings only: cleared before a statement that reads them
         uncleared.add(physical(conn));
@@ -354,14 +359,13 @@ final class MySqlAdapter extends PooledEngine {
     // reset failed.
     Long known = backendIds.get(physical(conn));
     Future<Long> id = known != null ? Future.succeededFuture(known) : readBackendId(conn);
-    if (uncleared.contains(physical(conn))) {
-      clear(conn, conn); // what runs in this lease is not analysed for what it reads
-    }
+    // what runs in this lease is not analysed for what it reads
+    Future<?> front = uncleared.contains(physical(conn)) ? clear(conn, conn) : Future.succeededFuture();
     Future<?> timeout = conn.query("SET SESSION " + deadline(mariadb(), timeoutMs)
         + ", sql_select_limit = DEFAULT").execute();
     Future<?> begin = conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute();
     // the transaction is open when the lease is handed out
-    return Future.all(id, timeout, begin).map(x -> new Lease(conn, id.result(), Future.succeededFuture()));
+    return Future.all(id, front, timeout, begin).map(x -> new Lease(conn, id.result(), Future.succeededFuture()));
   }
 
   @Override

@@ -321,10 +321,11 @@ final class MySqlAdapter extends PooledEngine {
     boolean neutral = mariadb && neutralReads.neutral(guarded, now);
     List<String> lookUps = neutral || !mariadb ? List.of() : neutralReads.toLookUp(guarded, now);
     SqlConnection conn = lease.conn();
+    Object physical = physical(conn);
     ((SqlClientInternal) conn).group(flight -> {
       // a read of anything but base tables may run code that reads them, whatever its text says
       boolean mayRead = !neutral || SessionNeutralReads.readsDiagnostics(guarded);
-      Future<?> front = mayRead && uncleared.contains(physical(conn)) ? clear(flight, conn) : null;
+      Future<?> front = mayRead && uncleared.contains(physical) ? clear(flight, conn) : null;
       Future<SqlResult<List<Row>>> own = flight.query(sql).collecting(Collector.<Row, List<Row>>of(() -> kept,
           (l, r) -> {
             if (l.size() < rows) {
@@ -336,7 +337,7 @@ final class MySqlAdapter extends PooledEngine {
           : Future.join(front, own).transform(x -> front.failed() ? Future.failedFuture(front.cause()) : own));
       if (neutral) {
         // what it leaves is its row count and warnings only: cleared before a statement that reads them
-        uncleared.add(physical(conn));
+        uncleared.add(physical);
         lease.bare().reset = Future.succeededFuture();
       } else {
         lease.bare().reset = resetSession(flight, conn, mariadb, lookUps);
@@ -357,10 +358,11 @@ final class MySqlAdapter extends PooledEngine {
     // cursor stops at maxRows itself), and the transaction. The session is READ ONLY; a gated
     // write overrides it for its one transaction. The backend id is known since connect unless a
     // reset failed.
-    Long known = backendIds.get(physical(conn));
+    Object physical = physical(conn);
+    Long known = backendIds.get(physical);
     Future<Long> id = known != null ? Future.succeededFuture(known) : readBackendId(conn);
     // what runs in this lease is not analysed for what it reads
-    Future<?> front = uncleared.contains(physical(conn)) ? clear(conn, conn) : Future.succeededFuture();
+    Future<?> front = uncleared.contains(physical) ? clear(conn, conn) : Future.succeededFuture();
     Future<?> timeout = conn.query("SET SESSION " + deadline(mariadb(), timeoutMs)
         + ", sql_select_limit = DEFAULT").execute();
     Future<?> begin = conn.query(write ? "START TRANSACTION READ WRITE" : "START TRANSACTION READ ONLY").execute();

@@ -6,8 +6,7 @@ import dev.sluice.sql.pool.RelationStandings;
 
 /**
  * Which guarded reads cannot leave anything on a MySQL or MariaDB session, so that
- * COM_RESET_CONNECTION and the set-up after them, two of a one-trip read's four commands, may be
- * left out.
+ * COM_RESET_CONNECTION and the set-up after them may be left out.
  *
  * <p>A query can change the session only through what it runs. The guard admits built-in
  * functions of the allow-list only, whose {@code never} entries are the ones that set session

@@ -21,7 +21,6 @@ import dev.sluice.sql.pool.RelationStandings;
  */
 final class SessionNeutralReads extends RelationStandings {
 
-  static final long TTL_MS = RelationStandings.TTL_MS;
   /** Reads one name's standing: true when neutral, false when not, no row when there is none. */
   static final String LOOK_UP = "SELECT c.relkind IN ('r', 'p', 'm') AND NOT c.relrowsecurity FROM pg_class c"
       + " WHERE c.oid = to_regclass($1)";

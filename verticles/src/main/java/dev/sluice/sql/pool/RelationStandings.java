@@ -56,7 +56,7 @@ public class RelationStandings {
   }
 
   /** True when the catalog lately showed every one of {@code relations} to be a plain table. */
-  public synchronized boolean allNeutral(List<Relation> relations, long nowMs) {
+  synchronized boolean allNeutral(List<Relation> relations, long nowMs) {
     for (Relation r : relations) {
       Known k = names.get(key(r));
       if (k == null || !k.neutral || nowMs - k.at > TTL_MS) {
@@ -67,7 +67,7 @@ public class RelationStandings {
   }
 
   /** The keys of {@code relations} whose standing is unknown or old, each once. */
-  public synchronized List<String> toLookUp(List<Relation> relations, long nowMs) {
+  synchronized List<String> toLookUp(List<Relation> relations, long nowMs) {
     List<String> out = new ArrayList<>();
     for (Relation r : relations) {
       String key = key(r);
@@ -95,7 +95,7 @@ public class RelationStandings {
   }
 
   /** [a-z_][a-z0-9_]*, without a regex matcher per name per call. */
-  public static boolean plainName(String name) {
+  static boolean plainName(String name) {
     if (name.isEmpty()) {
       return false;
     }
@@ -109,7 +109,7 @@ public class RelationStandings {
   }
 
   /** {@code schema.name}, or the bare name: what {@link #toLookUp} returns and {@link #learned} takes. */
-  public static String key(Relation r) {
+  private static String key(Relation r) {
     return r.qualified();
   }
 }

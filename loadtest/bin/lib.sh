@@ -8,6 +8,13 @@ JAR="${SLUICE_JAR:-$ROOT/gateway/target/sluice.jar}"
 RESULTS="${RESULTS:-$ROOT/loadtest/results}"
 GW_PID=""
 GW_URL=""
+# Servers under test (the gateway, and peers.sh's peers) start in a session of their own, as a
+# service does under systemd or in a container. Linux's autogroup scheduling shares the CPU between
+# sessions first: a server started in the load generator's session competed with wrk thread by
+# thread, and a server that does its work on one event loop was held up behind wrk's wake-ups
+# (docs/performance.md, 2026-11-30, "the tail was the harness's session"). SERVER_LAUNCH= (empty)
+# starts them in this session as before.
+SERVER_LAUNCH="${SERVER_LAUNCH-setsid}"
 
 build_if_needed() {
   if [[ ! -f "$JAR" || ! -d "$ROOT/loadtest/target/classes/dev/sluice/loadtest" || "${REBUILD:-0}" == 1 ]]; then
@@ -39,10 +46,10 @@ start_gateway() {
     # no database: only connection_list and the load_* stand-in tools (see DevGateway)
     (cd "$ROOT" && mvn -q -B -pl verticles,gateway,loadtest package -DskipTests dependency:build-classpath \
       -Dmdep.outputFile="$ROOT/loadtest/target/test-classpath.txt" -Dmdep.includeScope=test >&2)
-    java ${GATEWAY_JAVA_OPTS:-} -cp "$ROOT/loadtest/target/test-classes:$(cat "$ROOT/loadtest/target/test-classpath.txt")" \
+    ${SERVER_LAUNCH:-} java ${GATEWAY_JAVA_OPTS:-} -cp "$ROOT/loadtest/target/test-classes:$(cat "$ROOT/loadtest/target/test-classpath.txt")" \
       dev.sluice.loadtest.DevGateway >"$log" 2>&1 &
   else
-    java ${GATEWAY_JAVA_OPTS:-} -jar "$JAR" --port 0 "$@" >"$log" 2>&1 &
+    ${SERVER_LAUNCH:-} java ${GATEWAY_JAVA_OPTS:-} -jar "$JAR" --port 0 "$@" >"$log" 2>&1 &
   fi
   GW_PID=$!
   for _ in $(seq 1 120); do

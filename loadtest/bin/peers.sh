@@ -88,17 +88,17 @@ start_peers() { # start_peers ENGINE
       toolbox)
         if [[ "$engine" == pg ]]; then
           POSTGRES_HOST=127.0.0.1 POSTGRES_PORT=5432 POSTGRES_DATABASE="$PG_DB" POSTGRES_USER=postgres \
-            POSTGRES_PASSWORD=unused-trust-auth "$TOOLBOX_BIN" --prebuilt postgres --address 127.0.0.1 --port "$TOOLBOX_PORT" \
+            POSTGRES_PASSWORD=unused-trust-auth ${SERVER_LAUNCH:-} "$TOOLBOX_BIN" --prebuilt postgres --address 127.0.0.1 --port "$TOOLBOX_PORT" \
             --log-level WARN >"$log" 2>&1 &
         else
-          SQLITE_DATABASE="$SQLITE_FILE" "$TOOLBOX_BIN" --prebuilt sqlite --address 127.0.0.1 \
+          SQLITE_DATABASE="$SQLITE_FILE" ${SERVER_LAUNCH:-} "$TOOLBOX_BIN" --prebuilt sqlite --address 127.0.0.1 \
             --port "$TOOLBOX_PORT" --log-level WARN >"$log" 2>&1 &
         fi
         PID[$p]=$!; URL[$p]="http://127.0.0.1:$TOOLBOX_PORT/mcp"; wait_port "$TOOLBOX_PORT" "${PID[$p]}" "$log" ;;
       dbhub)
         local dsn="postgres://postgres@127.0.0.1:5432/$PG_DB?sslmode=disable"
         [[ "$engine" == sqlite ]] && dsn="sqlite://$SQLITE_FILE" # an absolute path: sqlite:///abs/file
-        "$NODE22" "$DBHUB_JS" --transport http --host 127.0.0.1 --port "$DBHUB_PORT" --dsn "$dsn" >"$log" 2>&1 &
+        ${SERVER_LAUNCH:-} "$NODE22" "$DBHUB_JS" --transport http --host 127.0.0.1 --port "$DBHUB_PORT" --dsn "$dsn" >"$log" 2>&1 &
         PID[$p]=$!; URL[$p]="http://127.0.0.1:$DBHUB_PORT/mcp"; wait_port "$DBHUB_PORT" "${PID[$p]}" "$log" ;;
       sluice|sluice-b)
         local cfg="$RESULTS/peers-$p-$engine.yaml" jar_a="$JAR" opts_a="${GATEWAY_JAVA_OPTS:-}"

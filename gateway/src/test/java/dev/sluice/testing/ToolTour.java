@@ -42,6 +42,11 @@ public final class ToolTour {
     this.config = dir.resolve("sluice.yaml");
   }
 
+  /** A tour of calls of its own (see {@link Calls}) whose files go to {@code dir}, against a gateway the caller started. */
+  public static ToolTour in(Path dir) {
+    return new ToolTour(dir);
+  }
+
   /** A fresh directory with the database, the semantic layer, the approved query and the config. */
   public static ToolTour prepare() throws Exception {
     ToolTour t = new ToolTour(Files.createTempDirectory("sluice-tour"));
@@ -255,15 +260,15 @@ public final class ToolTour {
   }
 
   /** The calls of a tour, in order. */
-  private static final class Calls {
-    final JsonArray all = new JsonArray();
+  public static final class Calls {
+    public final JsonArray all = new JsonArray();
 
-    JsonObject ok(String tool, JsonObject args, String... text) {
+    public JsonObject ok(String tool, JsonObject args, String... text) {
       return add(new JsonObject().put("tool", tool).put("args", args).put("expect", "ok")
           .put("text", new JsonArray(java.util.List.of(text))));
     }
 
-    JsonObject error(String tool, JsonObject args, String errorType, String... text) {
+    public JsonObject error(String tool, JsonObject args, String errorType, String... text) {
       return add(new JsonObject().put("tool", tool).put("args", args).put("expect", errorType)
           .put("text", new JsonArray(java.util.List.of(text))));
     }

@@ -19,7 +19,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -33,6 +33,7 @@ import org.junit.jupiter.api.TestInstance;
 class ViewPolicyOnServersTest {
 
   private static final String SALES = Tokens.newToken();
+  @AutoClose
   private DemoOnThreeEngines demo;
   private TestGateway gw;
 
@@ -63,18 +64,9 @@ class ViewPolicyOnServersTest {
     for (ConnectionConfig c : cs) {
       OneOffScan.run(config, c.id());
     }
-    gw = TestGateway.start(config, null);
+    gw = demo.serve(config);
   }
 
-  @AfterAll
-  void stop() throws Exception {
-    if (gw != null) {
-      gw.close();
-    }
-    if (demo != null) {
-      demo.close();
-    }
-  }
 
   private JsonObject sql(McpHttpClient c, String conn, String table, String select) throws Exception {
     return c.callTool("sql_execution", new JsonObject().put("connectionId", conn)

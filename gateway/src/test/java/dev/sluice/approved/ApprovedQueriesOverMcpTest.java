@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -37,6 +37,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ApprovedQueriesOverMcpTest {
 
+  @AutoClose
   private DemoOnThreeEngines demo;
   private TestGateway gw;
   private Path dir;
@@ -79,18 +80,9 @@ class ApprovedQueriesOverMcpTest {
         SELECT id, name FROM customers WHERE email = #{email}
         """);
     List<ConnectionConfig> cs = demo.connections(30_000);
-    gw = TestGateway.start(TestGateway.config(ServerConfig.defaults(), cs, dir).withApprovedDir(approved), null);
+    gw = demo.serve(TestGateway.config(ServerConfig.defaults(), cs, dir).withApprovedDir(approved));
   }
 
-  @AfterAll
-  void stop() throws Exception {
-    if (gw != null) {
-      gw.close();
-    }
-    if (demo != null) {
-      demo.close();
-    }
-  }
 
   private McpHttpClient session() throws Exception {
     McpHttpClient c = gw.client();

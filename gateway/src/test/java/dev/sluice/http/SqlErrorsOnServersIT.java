@@ -13,7 +13,7 @@ import dev.sluice.testing.ToolTour;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -30,6 +30,7 @@ import org.junit.jupiter.api.TestInstance;
 class SqlErrorsOnServersIT {
 
   private static final List<String> SERVERS = List.of("pg", "my");
+  @AutoClose
   private DemoOnThreeEngines demo;
   private TestGateway gw;
 
@@ -37,18 +38,9 @@ class SqlErrorsOnServersIT {
   void start() throws Exception {
     NodeClients.node();
     demo = DemoOnThreeEngines.load("sdkerr");
-    gw = TestGateway.start(TestGateway.config(ServerConfig.defaults(), demo.connections(2_000), demo.dir), null);
+    gw = demo.serve(TestGateway.config(ServerConfig.defaults(), demo.connections(2_000), demo.dir));
   }
 
-  @AfterAll
-  void stop() throws Exception {
-    if (gw != null) {
-      gw.close();
-    }
-    if (demo != null) {
-      demo.close();
-    }
-  }
 
   @Test
   void typeScriptSdk1SeesEverySqlErrorOfTheServersInBand() throws Exception {

@@ -22,7 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -35,6 +35,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SemanticLayerOverMcpTest {
 
+  @AutoClose
   private DemoOnThreeEngines demo;
   private TestGateway gw;
   private Path dir;
@@ -56,18 +57,9 @@ class SemanticLayerOverMcpTest {
       }
       OneOffScan.run(config, c.id());
     }
-    gw = TestGateway.start(config, null);
+    gw = demo.serve(config);
   }
 
-  @AfterAll
-  void stop() throws Exception {
-    if (gw != null) {
-      gw.close();
-    }
-    if (demo != null) {
-      demo.close();
-    }
-  }
 
   private String t(String conn, String table) {
     return demo.table(conn, table);

@@ -1,6 +1,7 @@
 package dev.sluice.testing;
 
 import dev.sluice.config.ConnectionConfig;
+import dev.sluice.config.SluiceConfig;
 import dev.sluice.demo.DemoDataset;
 import dev.sluice.sql.Driver;
 import io.vertx.core.Vertx;
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The demo shop loaded three times for one test class: a SQLite file in a fresh directory, a
  * PostgreSQL schema and a MariaDB database of their own, reachable as connections "lite", "pg"
- * and "my". {@link #close()} drops what it created.
+ * and "my". {@link #close()} stops the gateway {@link #serve} started on them, then drops what it
+ * created.
  */
 public final class DemoOnThreeEngines implements AutoCloseable {
 
@@ -25,6 +27,7 @@ public final class DemoOnThreeEngines implements AutoCloseable {
   private final Vertx vertx;
   private final Pool pg;
   private final Pool my;
+  private TestGateway gateway;
 
   private DemoOnThreeEngines(String prefix) throws Exception {
     TestDatabases.requirePostgres();
@@ -56,6 +59,12 @@ public final class DemoOnThreeEngines implements AutoCloseable {
             deadlineMs, 1_000, 10_000));
   }
 
+  /** A gateway on {@code config} (over these connections, as a rule), stopped by {@link #close()}. */
+  public TestGateway serve(SluiceConfig config) throws Exception {
+    gateway = TestGateway.start(config, null);
+    return gateway;
+  }
+
   /** Runs one statement as the admin of the "pg" or "my" connection's server. */
   public void exec(String connection, String sql) throws Exception {
     (connection.equals("pg") ? pg : my).query(sql).execute().await(60, TimeUnit.SECONDS);
@@ -73,6 +82,9 @@ public final class DemoOnThreeEngines implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
+      if (gateway != null) {
+        gateway.close();
+      }
       pg.query("DROP SCHEMA IF EXISTS " + schema + " CASCADE").execute().await(30, TimeUnit.SECONDS);
       my.query("DROP DATABASE IF EXISTS " + database).execute().await(30, TimeUnit.SECONDS);
     } finally {

@@ -12,7 +12,7 @@ import dev.sluice.testing.TestGateway;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -21,24 +21,16 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SqlCompareOverMcpTest {
 
+  @AutoClose
   private DemoOnThreeEngines demo;
   private TestGateway gw;
 
   @BeforeAll
   void start() throws Exception {
     demo = DemoOnThreeEngines.load("cmp");
-    gw = TestGateway.start(TestGateway.config(ServerConfig.defaults(), demo.connections(20_000), demo.dir), null);
+    gw = demo.serve(TestGateway.config(ServerConfig.defaults(), demo.connections(20_000), demo.dir));
   }
 
-  @AfterAll
-  void stop() throws Exception {
-    if (gw != null) {
-      gw.close();
-    }
-    if (demo != null) {
-      demo.close();
-    }
-  }
 
   private String t(String conn, String table) {
     return demo.table(conn, table);

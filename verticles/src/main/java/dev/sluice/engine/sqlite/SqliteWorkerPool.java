@@ -243,7 +243,7 @@ final class SqliteWorkerPool {
       return;
     }
     jobs.pollFirst();
-    ran(w, job);
+    ran(w, job, false);
     if ("result".equals(type)) {
       line.remove("id");
       line.remove("type");
@@ -273,15 +273,17 @@ final class SqliteWorkerPool {
   /**
    * A job left its worker: its engine time runs from when the worker could start it (its dispatch,
    * or the answer before it on the same worker), for the queue's cost history and the riders' record.
+   * A job {@code cutShort} (its worker killed under it) ran for an unknown time: it does not ride
+   * again until it has answered within {@code ride_max_ms}.
    */
-  private void ran(SqliteWorker w, SqliteJob job) {
+  private void ran(SqliteWorker w, SqliteJob job, boolean cutShort) {
     long now = System.nanoTime();
     double ms = (now - Math.max(job.dispatchedAt, w.answeredAt)) / 1e6;
     w.answeredAt = now;
     w.unansweredBytes -= job.sentBytes;
     waiting.finished(job.entry, ms);
     if (job.rideable) {
-      recentReads.record(job.sql, ms);
+      recentReads.record(job.sql, cutShort ? Double.POSITIVE_INFINITY : ms);
     }
   }
 
@@ -332,9 +334,8 @@ final class SqliteWorkerPool {
     ArrayDeque<SqliteJob> jobs = job.worker == null ? null : running.get(job.worker);
     if (jobs != null && jobs.peekFirst() == job) {
       jobs.pollFirst();
-      // killed at its deadline: that much engine time is what this statement costs, and a read
-      // that took so long no longer rides
-      ran(job.worker, job);
+      // the queue learns that much engine time at least; the text no longer rides
+      ran(job.worker, job, true);
       retire(job.worker);
     }
     job.result.tryFail(error.with("queryId", job.queryId));

@@ -103,7 +103,10 @@ public final class PooledExecution implements EngineConnection {
               && se.type() == ErrorType.CONNECTION_ERROR) {
             gate.failed(ticket.seat()); // a lost connection takes no more riders
           }
-          Future<EngineAdapter.Lease> emptied = gate.release(ticket, oneTrip ? job.sql() : null);
+          // a statement cut short by its deadline or a cancel ran for an unknown time, so it is not
+          // taken for quick (and does not ride) until it answers in time again
+          boolean cutShort = ar.failed() && q.stop != null;
+          Future<EngineAdapter.Lease> emptied = gate.release(ticket, oneTrip ? job.sql() : null, cutShort);
           if (emptied != null) {
             // the seat's last rider: its connection goes back to the driver's pool
             emptied.onSuccess(engine::release);

@@ -182,6 +182,34 @@ class SqliteRidersTest {
     assertEquals(ErrorType.TIMEOUT, failure(again).type());
   }
 
+  /** Five copies of r: quick while r has 10 rows (10^5), endless once it has 200 (3.2 * 10^11). */
+  private static final String RUNAWAY = "SELECT count(*) FROM r a, r b, r c, r d, r e";
+
+  private void makeRFiveHundredTimesLonger() throws Exception {
+    write("WITH RECURSIVE g(n) AS (SELECT 11 UNION ALL SELECT n + 1 FROM g WHERE n < 200) INSERT INTO r SELECT n FROM g");
+  }
+
+  @Test
+  void aReadCancelledMomentsAfterItStartedDoesNotRideNextTime() throws Exception {
+    for (int round = 0; round < 2; round++) {
+      assertEquals("100000", cell(ok(RUNAWAY)));
+    }
+    makeRFiveHundredTimesLonger();
+    JsonObject first = q(RUNAWAY);
+    Future<JsonObject> running = execute(first);
+    awaitInUse(1);
+    assertEquals(1, pool().getInteger("pipelined"), "quick last time: it rides");
+    assertTrue(cancel(first));
+    assertEquals(ErrorType.CANCELLED, failure(running).type());
+    // it ran for a few milliseconds before its worker was killed: that is no record of being quick
+    JsonObject second = q(RUNAWAY);
+    Future<JsonObject> again = execute(second);
+    awaitInUse(1);
+    assertEquals(0, pool().getInteger("pipelined"), "cut short, its time is unknown: it runs alone");
+    assertTrue(cancel(second));
+    assertEquals(ErrorType.CANCELLED, failure(again).type());
+  }
+
   private boolean cancel(JsonObject req) throws Exception {
     return vertx.eventBus().<JsonObject>request(SqlBus.cancel(Driver.SQLITE),
         new JsonObject().put("queryId", req.getString("queryId"))).await(10, TimeUnit.SECONDS).body()

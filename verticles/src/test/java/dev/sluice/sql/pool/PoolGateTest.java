@@ -54,7 +54,7 @@ class PoolGateTest {
     long onFirst = riders.subList(0, 6).stream().filter(t -> t.seat() == riders.get(0).seat()).count();
     assertEquals(3, onFirst, "three on each connection");
 
-    assertNull(g.release(riders.get(0), null), "the seat still has riders");
+    assertNull(g.release(riders.get(0), null, false), "the seat still has riders");
     assertTrue(granted(g, riders.get(6)), "a freed seat takes the waiting rider");
     assertSame(riders.get(0).seat(), riders.get(6).seat());
   }
@@ -74,7 +74,7 @@ class PoolGateTest {
         new EngineAdapter.Bare()));
     assertSame(lease, r1.seat().lease(() -> lease));
     assertSame(lease, r1.seat().lease(() -> Future.failedFuture("leased twice")), "one lease per seat");
-    assertSame(lease, g.release(r1, null), "the seat's last rider hands its connection back");
+    assertSame(lease, g.release(r1, null, false), "the seat's last rider hands its connection back");
     assertTrue(granted(g, whole), "the connection the rider left goes to the whole call");
     assertTrue(granted(g, r3), "then the rider behind it rides the other connection");
     assertSame(r2.seat(), r3.seat());
@@ -93,10 +93,10 @@ class PoolGateTest {
     assertTrue(granted(g, r1));
     assertFalse(granted(g, whole));
     assertTrue(later.stream().noneMatch(t -> granted(g, t)), "no rider passes the whole call");
-    g.release(r1, null);
+    g.release(r1, null, false);
     assertTrue(granted(g, whole));
     assertTrue(later.stream().noneMatch(t -> granted(g, t)), "the whole call holds the only connection");
-    g.release(whole, null);
+    g.release(whole, null, false);
     assertTrue(later.stream().allMatch(t -> granted(g, t)), "then all seven ride it");
     assertEquals(7, g.riding());
   }
@@ -109,31 +109,44 @@ class PoolGateTest {
     assertFalse(g.mayRide(quick), "never timed");
     PoolGate.Ticket t = g.enter(caller(1), false);
     g.answered(t);
-    g.release(t, quick);
+    g.release(t, quick, false);
     assertTrue(g.mayRide(quick));
 
     PoolGate.Ticket s = g.enter(caller(2), false);
     Thread.sleep((long) QueuePolicy.DEFAULT_RIDE_MAX_MS + 5);
     g.answered(s);
-    g.release(s, slow);
+    g.release(s, slow, false);
     assertFalse(g.mayRide(slow), "took longer than " + QueuePolicy.DEFAULT_RIDE_MAX_MS + " ms");
 
     PoolGate.Ticket again = g.enter(caller(3), false);
     Thread.sleep((long) QueuePolicy.DEFAULT_RIDE_MAX_MS + 5);
     g.answered(again);
-    g.release(again, quick);
+    g.release(again, quick, false);
     assertFalse(g.mayRide(quick), "the last run counts: a text that turned slow stops riding");
+
+    String cut = "SELECT 3";
+    PoolGate.Ticket c1 = g.enter(caller(5), false);
+    g.answered(c1);
+    g.release(c1, cut, false);
+    assertTrue(g.mayRide(cut));
+    PoolGate.Ticket c2 = g.enter(caller(5), false);
+    g.release(c2, cut, true);
+    assertFalse(g.mayRide(cut), "cancelled or out of time a moment after it started: its time is not known");
+    PoolGate.Ticket c3 = g.enter(caller(5), false);
+    g.answered(c3);
+    g.release(c3, cut, false);
+    assertTrue(g.mayRide(cut), "quick again once it answered in time");
 
     String big = "SELECT '" + "x".repeat(RecentReadTimes.MAX_TEXT) + "'";
     PoolGate.Ticket b = g.enter(caller(4), false);
     g.answered(b);
-    g.release(b, big);
+    g.release(b, big, false);
     assertFalse(g.mayRide(big), "texts over " + RecentReadTimes.MAX_TEXT + " chars are not kept");
 
     PoolGate single = gate(2, 1, QueuePolicy.Order.FAIR);
     PoolGate.Ticket one = single.enter(caller(1), false);
     single.answered(one);
-    single.release(one, quick);
+    single.release(one, quick, false);
     assertFalse(single.mayRide(quick), "pipeline_depth 1: nothing rides");
   }
 
@@ -146,8 +159,8 @@ class PoolGateTest {
     Thread.sleep((long) QueuePolicy.DEFAULT_RIDE_MAX_MS + 10); // the first statement keeps the backend busy
     g.answered(first);
     g.answered(second); // answered right behind it: its own statement was quick
-    g.release(first, "SELECT first");
-    g.release(second, "SELECT second");
+    g.release(first, "SELECT first", false);
+    g.release(second, "SELECT second", false);
     assertFalse(g.mayRide("SELECT first"));
     assertTrue(g.mayRide("SELECT second"), "the wait behind the first is not the second's time");
   }

@@ -31,6 +31,18 @@ final class SqliteWatchdog {
     });
   }
 
+  /**
+   * A job already answered (cancelled, or out of time while it waited behind another on its
+   * worker) that its worker starts now, since a line sent cannot be taken back. It rode, so it was
+   * quick the last time; if it is still running after its deadline's length, the worker dies as
+   * for any job at its deadline (the pool's terminate finds it still at the head there). Without
+   * this a read that had turned into a runaway ran on for nobody, holding its worker, and every
+   * rider sent there after it waited out its own deadline.
+   */
+  void orphaned(SqliteJob job) {
+    vertx.setTimer(job.timeoutMs, t -> terminate.accept(job, SqlBus.deadlineError(job.timeoutMs)));
+  }
+
   void cancel(SqliteJob job) {
     if (!job.done()) {
       terminate.accept(job, new SqlError(ErrorType.CANCELLED, "query " + job.queryId + " was cancelled"));

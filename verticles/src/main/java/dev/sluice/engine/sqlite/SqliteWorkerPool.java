@@ -265,9 +265,12 @@ final class SqliteWorkerPool {
     if (jobs.isEmpty()) {
       running.remove(w);
       release(w);
-    } else {
-      pump();
+      return;
     }
+    if (jobs.peekFirst().done()) {
+      watchdog.orphaned(jobs.peekFirst()); // answered while it waited here; the worker starts it now
+    }
+    pump();
   }
 
   /**
@@ -327,7 +330,7 @@ final class SqliteWorkerPool {
    * Watchdog decision, the job's deadline or cancel: the worker dies if it is running the job. A
    * rider still waiting behind another job on its worker has not started: it is answered now, and
    * the worker, which cannot take it back, runs it on its turn (a small read) with its answer
-   * ignored.
+   * ignored, and dies if it runs past a deadline's length ({@link SqliteWatchdog#orphaned}).
    */
   private void terminate(SqliteJob job, SqlError error) {
     waiting.remove(job.entry);

@@ -35,13 +35,15 @@ import org.junit.jupiter.api.io.TempDir;
  * Small reads riding busy SQLite worker processes, on real workers and a real file: each rider
  * its own answer (failing ones fail alone), and the hazard of riding, a read that turned slow
  * behind which riders wait: killed at its deadline, it takes no rider down with it (they run
- * again elsewhere), and having run long it rides no more.
+ * again elsewhere), and having run long, or been stopped before its answer, it rides no more; a
+ * rider cancelled while it waited still runs on its worker, and is stopped there at a deadline's length.
  */
 class SqliteRidersTest {
 
   /** Far above what the quick reads take, far below the slow one's deadline. */
   private static final long RIDE_MAX_MS = 500;
   private static final long DEADLINE_MS = 4_000;
+  private static final String LONG_RIDES = "long-rides";
 
   @TempDir
   Path dir;
@@ -60,7 +62,11 @@ class SqliteRidersTest {
     // two workers: one to be stuck behind, one to serve the riders sent back from it
     ConnectionConfig c = new ConnectionConfig("riders", Driver.SQLITE, null, db.toString(), null, null, null, 2, 256,
         DEADLINE_MS, 100, 1_000).withQueue(QueuePolicy.DEFAULT.withPipelineDepth(8).withRideMaxMs(RIDE_MAX_MS));
-    vertx.deployVerticle(new SqlExecutorVerticle(SqliteEngine.INSTANCE, List.of(c))).await(30, TimeUnit.SECONDS);
+    // the same file where a read of a second's length still rides: one can be caught waiting behind another
+    ConnectionConfig slowRides = new ConnectionConfig(LONG_RIDES, Driver.SQLITE, null, db.toString(), null, null, null, 2,
+        256, DEADLINE_MS, 100, 1_000).withQueue(QueuePolicy.DEFAULT.withPipelineDepth(8).withRideMaxMs(10_000));
+    vertx.deployVerticle(new SqlExecutorVerticle(SqliteEngine.INSTANCE, List.of(c, slowRides)))
+        .await(30, TimeUnit.SECONDS);
   }
 
   @AfterEach
@@ -78,7 +84,11 @@ class SqliteRidersTest {
   }
 
   private static JsonObject q(String sql) {
-    return SqlBus.queryRequest("riders", UUID.randomUUID().toString(), sql, 10);
+    return q("riders", sql);
+  }
+
+  private static JsonObject q(String connection, String sql) {
+    return SqlBus.queryRequest(connection, UUID.randomUUID().toString(), sql, 10);
   }
 
   private Future<JsonObject> execute(JsonObject req) {
@@ -92,7 +102,11 @@ class SqliteRidersTest {
   }
 
   private JsonObject info() throws Exception {
-    return vertx.eventBus().<JsonObject>request(SqlBus.info(Driver.SQLITE), new JsonObject().put("connectionId", "riders"))
+    return info("riders");
+  }
+
+  private JsonObject info(String connection) throws Exception {
+    return vertx.eventBus().<JsonObject>request(SqlBus.info(Driver.SQLITE), new JsonObject().put("connectionId", connection))
         .await(10, TimeUnit.SECONDS).body();
   }
 
@@ -208,6 +222,63 @@ class SqliteRidersTest {
     assertEquals(0, pool().getInteger("pipelined"), "cut short, its time is unknown: it runs alone");
     assertTrue(cancel(second));
     assertEquals(ErrorType.CANCELLED, failure(again).type());
+  }
+
+  @Test
+  void aRiderCancelledWhileItWaitedIsStoppedAtADeadlinesLengthOnceItsWorkerStartsIt() throws Exception {
+    String moment = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) "
+        + "SELECT count(*) FROM c";
+    for (int round = 0; round < 2; round++) {
+      assertEquals("2000000", cell(execute(q(LONG_RIDES, moment)).await(60, TimeUnit.SECONDS)));
+      assertEquals("100000", cell(execute(q(LONG_RIDES, RUNAWAY)).await(60, TimeUnit.SECONDS)));
+    }
+    makeRFiveHundredTimesLonger();
+    // one worker taken by a read never timed (so it rides nowhere) until its deadline; the other
+    // runs the moment's read, and the runaway, quick last time, rides behind it
+    Future<JsonObject> alone = execute(q(LONG_RIDES, "SELECT count(*) FROM r a, r b, r c, r d, r e, r f"));
+    awaitLongRidesInUse(1);
+    Future<JsonObject> head = execute(q(LONG_RIDES, moment));
+    // a worker answers the lines it read together in one write: the runaway must come after the
+    // worker has read the moment's line, or the moment's answer would wait for it
+    Thread.sleep(100);
+    JsonObject orphan = q(LONG_RIDES, RUNAWAY);
+    Future<JsonObject> behind = execute(orphan);
+    long until = System.currentTimeMillis() + 2_000;
+    while (info(LONG_RIDES).getJsonObject("pool").getInteger("pipelined") < 2) {
+      if (System.currentTimeMillis() > until || head.isComplete()) {
+        fail("the runaway did not ride behind the read: " + info(LONG_RIDES).encode());
+      }
+      Thread.sleep(2);
+    }
+    // it has not started: answered now; the worker will start it once the read ahead answers
+    assertTrue(cancel(orphan));
+    assertEquals(ErrorType.CANCELLED, failure(behind).type());
+    assertTrue(!head.isComplete(), "the read ahead answered before the cancel; make it longer");
+    assertEquals("2000000", cell(head.await(30, TimeUnit.SECONDS)));
+    long started = System.nanoTime();
+    assertEquals(ErrorType.TIMEOUT, failure(alone).type());
+    until = System.currentTimeMillis() + DEADLINE_MS + 5_000;
+    while (info(LONG_RIDES).getJsonObject("pool").getInteger("inUse") > 0) {
+      if (System.currentTimeMillis() > until) {
+        fail("a worker still runs the cancelled rider: " + info(LONG_RIDES).encode());
+      }
+      Thread.sleep(50);
+    }
+    long heldMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    assertEquals(2, info(LONG_RIDES).getLong("restarts"), "the read alone and the runaway: " + info(LONG_RIDES).encode());
+    assertEquals("item 5", cell(execute(q(LONG_RIDES, byId(5))).await(60, TimeUnit.SECONDS)));
+    System.out.printf("[sqlite] a cancelled rider that had turned into a runaway held its worker %d ms after it"
+        + " started, then its worker was killed%n", heldMs);
+  }
+
+  private void awaitLongRidesInUse(int n) throws Exception {
+    long until = System.currentTimeMillis() + 10_000;
+    while (info(LONG_RIDES).getJsonObject("pool").getInteger("inUse") < n) {
+      if (System.currentTimeMillis() > until) {
+        fail("no worker took the read");
+      }
+      Thread.sleep(10);
+    }
   }
 
   private boolean cancel(JsonObject req) throws Exception {

@@ -209,19 +209,20 @@ class SqliteRidersTest {
       assertEquals("100000", cell(ok(RUNAWAY)));
     }
     makeRFiveHundredTimesLonger();
-    JsonObject first = q(RUNAWAY);
-    Future<JsonObject> running = execute(first);
-    awaitInUse(1);
-    assertEquals(1, pool().getInteger("pipelined"), "quick last time: it rides");
-    assertTrue(cancel(first));
-    assertEquals(ErrorType.CANCELLED, failure(running).type());
+    assertEquals(1, ridersWhileItRunsThenCancelled(RUNAWAY), "quick last time: it rides");
     // it ran for a few milliseconds before its worker was killed: that is no record of being quick
-    JsonObject second = q(RUNAWAY);
-    Future<JsonObject> again = execute(second);
+    assertEquals(0, ridersWhileItRunsThenCancelled(RUNAWAY), "cut short, its time is unknown: it runs alone");
+  }
+
+  /** Starts {@code sql}, counts the riders once a worker has it, and cancels it. */
+  private int ridersWhileItRunsThenCancelled(String sql) throws Exception {
+    JsonObject req = q(sql);
+    Future<JsonObject> running = execute(req);
     awaitInUse(1);
-    assertEquals(0, pool().getInteger("pipelined"), "cut short, its time is unknown: it runs alone");
-    assertTrue(cancel(second));
-    assertEquals(ErrorType.CANCELLED, failure(again).type());
+    int riders = pool().getInteger("pipelined");
+    assertTrue(cancel(req));
+    assertEquals(ErrorType.CANCELLED, failure(running).type());
+    return riders;
   }
 
   @Test

@@ -276,8 +276,7 @@ final class SqliteWorkerPool {
   /**
    * A job left its worker: its engine time runs from when the worker could start it (its dispatch,
    * or the answer before it on the same worker), for the queue's cost history and the riders' record.
-   * A job {@code cutShort} (its worker killed under it) ran for an unknown time: it does not ride
-   * again until it has answered within {@code ride_max_ms}.
+   * A job {@code cutShort} (its worker killed under it) counts as slow ({@link RecentReadTimes#record}).
    */
   private void ran(SqliteWorker w, SqliteJob job, boolean cutShort) {
     long now = System.nanoTime();
@@ -286,7 +285,7 @@ final class SqliteWorkerPool {
     w.unansweredBytes -= job.sentBytes;
     waiting.finished(job.entry, ms);
     if (job.rideable) {
-      recentReads.record(job.sql, cutShort ? Double.POSITIVE_INFINITY : ms);
+      recentReads.record(job.sql, ms, cutShort);
     }
   }
 

@@ -133,9 +133,8 @@ final class PoolGate {
   /**
    * Returns a granted ticket's connection or seat; the call's engine time teaches the queue its
    * cost and, for a one-trip read ({@code sql} non-null), whether that text may ride next time
-   * (its statement's own time: until its answer, and for a rider from the answer before it). A
-   * statement {@code cutShort} (stopped at its deadline or by a cancel before its answer) took an
-   * unknown time: it does not ride again until it has answered within {@code ride_max_ms}.
+   * (its statement's own time: until its answer, and for a rider from the answer before it; one
+   * {@code cutShort} counts as slow: {@link RecentReadTimes#record}).
    *
    * @return the seat's lease when this was its last rider (the caller hands it back to the
    *     driver's pool), else null
@@ -159,7 +158,7 @@ final class PoolGate {
       whole--;
     }
     if (sql != null) {
-      recent.record(sql, cutShort ? Double.POSITIVE_INFINITY : engineMs);
+      recent.record(sql, engineMs, cutShort);
     }
     queue.finished(t.entry, t.seat != null ? engineMs : heldMs);
     pump();

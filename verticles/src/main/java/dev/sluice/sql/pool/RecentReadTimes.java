@@ -22,9 +22,14 @@ public final class RecentReadTimes {
     }
   };
 
-  public void record(String sql, double ms) {
+  /**
+   * The run of {@code sql} that just ended took {@code ms}; one {@code cutShort} (stopped at its
+   * deadline or by a cancel before its answer) took an unknown time, so the text counts as slow
+   * until a run of it answers in time again.
+   */
+  public void record(String sql, double ms, boolean cutShort) {
     if (sql.length() <= MAX_TEXT) {
-      lastMs.put(sql, ms);
+      lastMs.put(sql, cutShort ? Double.POSITIVE_INFINITY : ms);
     }
   }
 

@@ -54,24 +54,28 @@ final class SqliteWorker {
 
   /** @param writer a read-write worker for gated writes (the only one of its database file) */
   static Future<SqliteWorker> start(Vertx vertx, Context ctx, Path db, String heap, boolean writer) {
-    return vertx.executeBlocking(() -> {
-      List<String> cmd = new ArrayList<>();
-      cmd.add(javaBinary());
-      // First on the command line: /proc cmdline readers may cut a long classpath short
-      cmd.add(SqliteWorkerMain.MARKER + db);
-      cmd.add("-Xmx" + heap);
-      cmd.add("-XX:+UseSerialGC");
-      cmd.add("-Xshare:auto");
-      cmd.addAll(JIT_SETTINGS);
-      cmd.add("-cp");
-      cmd.add(System.getProperty("java.class.path"));
-      cmd.add(SqliteWorkerMain.class.getName());
-      cmd.add(db.toString());
-      if (writer) {
-        cmd.add(SqliteWorkerMain.WRITE_FLAG);
-      }
-      return new SqliteWorker(new ProcessBuilder(cmd).start());
-    }).compose(w -> w.begin(ctx));
+    return vertx.executeBlocking(() -> new SqliteWorker(new ProcessBuilder(command(db, heap, writer)).start()))
+        .compose(w -> w.begin(ctx));
+  }
+
+  /** The worker process's command line. */
+  static List<String> command(Path db, String heap, boolean writer) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(javaBinary());
+    // First on the command line: /proc cmdline readers may cut a long classpath short
+    cmd.add(SqliteWorkerMain.MARKER + db);
+    cmd.add("-Xmx" + heap);
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-Xshare:auto");
+    cmd.addAll(JIT_SETTINGS);
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(SqliteWorkerMain.class.getName());
+    cmd.add(db.toString());
+    if (writer) {
+      cmd.add(SqliteWorkerMain.WRITE_FLAG);
+    }
+    return cmd;
   }
 
   private Future<SqliteWorker> begin(Context ctx) {

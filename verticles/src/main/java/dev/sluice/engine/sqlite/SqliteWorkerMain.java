@@ -5,8 +5,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -35,19 +33,18 @@ public final class SqliteWorkerMain {
   private SqliteWorkerMain() {}
 
   public static void main(String[] args) throws Exception {
-    PrintStream out = new PrintStream(new java.io.BufferedOutputStream(
-        new java.io.FileOutputStream(FileDescriptor.out), 1 << 16), false, StandardCharsets.UTF_8);
+    WorkerOutput out = new WorkerOutput(new java.io.FileOutputStream(FileDescriptor.out));
     watchParent();
     boolean writer = args.length == 2 && WRITE_FLAG.equals(args[1]);
     if (args.length != 1 && !writer || !new java.io.File(args[0]).canRead()) {
-      emit(out, WorkerProtocol.fatal("cannot read SQLite database " + (args.length == 1 ? args[0] : "(none given)")));
+      out.now(WorkerProtocol.fatal("cannot read SQLite database " + (args.length == 1 ? args[0] : "(none given)")));
       System.exit(2);
     }
     Connection conn;
     try {
       conn = writer ? openForWrites(args[0]) : open(args[0]);
     } catch (Exception e) {
-      emit(out, WorkerProtocol.fatal("cannot open SQLite database " + args[0] + ": " + e.getMessage()));
+      out.now(WorkerProtocol.fatal("cannot open SQLite database " + args[0] + ": " + e.getMessage()));
       System.exit(2);
       return;
     }
@@ -56,25 +53,26 @@ public final class SqliteWorkerMain {
       rs.next();
       version = rs.getString(1);
     }
-    emit(out, new JsonObject().put("type", "ready").put("version", version));
-    // progress goes out at once; answers wait for the end of the jobs already read, so jobs that
-    // arrived together are answered in one write
-    WorkerQuery query = new WorkerQuery(conn, line -> emit(out, line));
+    out.now(new JsonObject().put("type", "ready").put("version", version));
+    WorkerQuery query = new WorkerQuery(conn, out::now);
     // stdin unbuffered: the job lines are split and parsed from their bytes (JsonLines), with no
     // String per job and no FIONREAD after each read, as System.in's buffer would ask
     JsonLines.read(new FileInputStream(FileDescriptor.in), (line, length) -> {
       if (!(JsonBytes.decode(line, 0, length) instanceof JsonObject job)) {
         throw new io.vertx.core.json.DecodeException("a job line is not a JSON object");
       }
+      out.jobStarts();
       try {
-        emit(out, query.run(job), false);
+        out.answer(query.run(job));
       } catch (OutOfMemoryError oom) {
         // the heap cap did its job; report, then exit so the pool starts a clean worker
-        emit(out, WorkerProtocol.retiring(WorkerProtocol.error(job.getString("id"), "query_error",
+        out.now(WorkerProtocol.retiring(WorkerProtocol.error(job.getString("id"), "query_error",
             "the query needed more memory than the SQLite worker's heap allows; aggregate or filter more")));
         System.exit(3);
+      } finally {
+        out.jobEnded();
       }
-    }, out::flush);
+    }, out::drained);
     // stdin closed: the gateway is gone or done with us
     System.exit(0);
   }
@@ -105,32 +103,6 @@ public final class SqliteWorkerMain {
   /** No ATTACH, whatever the guard says: the engine's own limit on attached databases is zero. */
   private static void noAttach(Connection c) throws java.sql.SQLException {
     c.unwrap(org.sqlite.SQLiteConnection.class).setLimit(org.sqlite.SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
-  }
-
-  /** The answer line being written: one buffer for the worker's life, not 4 KB per answer. */
-  private static java.io.ByteArrayOutputStream answer = new java.io.ByteArrayOutputStream(4_096);
-
-  /** One answer line, encoded straight to UTF-8 bytes (the worker's only thread writes them). */
-  private static void emit(PrintStream out, JsonObject line) {
-    emit(out, line, true);
-  }
-
-  private static void emit(PrintStream out, JsonObject line, boolean flush) {
-    java.io.ByteArrayOutputStream bytes = answer;
-    bytes.reset();
-    JsonBytes.write(line, bytes);
-    bytes.write('\n');
-    try {
-      bytes.writeTo(out);
-    } catch (java.io.IOException printStreamsDoNotThrow) {
-      throw new java.io.UncheckedIOException(printStreamsDoNotThrow);
-    }
-    if (flush) {
-      out.flush();
-    }
-    if (bytes.size() > 1 << 20) {
-      answer = new java.io.ByteArrayOutputStream(4_096); // a large result's buffer is not kept
-    }
   }
 
   /** No worker outlives the gateway: exit when the parent process is gone. */

@@ -6,7 +6,9 @@
 #
 # Env: AGENTS (20), DURATION (20s), WARMUP (20s: the JIT needs it, see loadtest/README.md),
 # MIX (ping=100), ENGINES ("pg maria"), ROUNDS (1: gateway and direct runs per engine, alternated
-# G D, D G, ...; the ratio is then that of the means), plus lib.sh's SLUICE_URL/REBUILD/RESULTS.
+# G D, D G, ...; the ratio is then that of the means), POOL (4: the gateway's pool_size on both
+# connections, the product's default; the direct client has a connection per agent), plus lib.sh's
+# SLUICE_URL/REBUILD/RESULTS. Flags after the script go to LoadTestMain (e.g. --event-loops 4).
 source "$(dirname "$0")/lib.sh"
 
 AGENTS="${AGENTS:-20}"
@@ -15,6 +17,7 @@ WARMUP="${WARMUP:-20s}"
 MIX="${MIX:-ping=100}"
 ENGINES="${ENGINES:-pg maria}"
 ROUNDS="${ROUNDS:-1}"
+POOL="${POOL:-4}"
 PG_URL="postgresql://postgres@127.0.0.1:5432/sluice_bench"
 MARIA_URL="mysql://root@127.0.0.1:3306/sluice_bench"
 
@@ -34,8 +37,8 @@ mkdir -p "$RESULTS"
 CONFIG="$RESULTS/engines.yaml"
 cat >"$CONFIG" <<YAML
 connections:
-  - {id: pg, driver: postgres, url: "$PG_URL", pool_size: 8}
-  - {id: maria, driver: mysql, url: "$MARIA_URL", pool_size: 8}
+  - {id: pg, driver: postgres, url: "$PG_URL", pool_size: $POOL}
+  - {id: maria, driver: mysql, url: "$MARIA_URL", pool_size: $POOL}
 YAML
 
 start_gateway --config "$CONFIG"

@@ -33,6 +33,11 @@ public final class LoadOptions {
   public int directPoolSize = 0;
   public String label;
   public double warmupSeconds = 0;
+  /**
+   * The generator's event loops: one per core, not Vert.x's two. It shares the cores with what it
+   * measures, and every thread more is a wake-up more per burst of answers (docs/performance.md).
+   */
+  public int eventLoops = Runtime.getRuntime().availableProcessors();
   /** Idle mode: MCP pings per second from one probe session while the sessions are held (0: none). */
   public double pingRate = 20;
 
@@ -86,6 +91,7 @@ public final class LoadOptions {
       case "--warmup" -> warmupSeconds = seconds(v);
       case "--ping-rate" -> pingRate = Double.parseDouble(v);
       case "--rounds" -> rounds = Integer.parseInt(v);
+      case "--event-loops" -> eventLoops = Integer.parseInt(v);
       default -> throw new IllegalArgumentException("unknown flag " + flag);
     }
   }
@@ -141,6 +147,9 @@ public final class LoadOptions {
     if (pingRate < 0 || pingRate > 1000) {
       throw new IllegalArgumentException("--ping-rate must be between 0 and 1000 per second");
     }
+    if (eventLoops < 1 || eventLoops > 64) {
+      throw new IllegalArgumentException("--event-loops takes 1 to 64");
+    }
     if (compare && direct == null) {
       throw new IllegalArgumentException("--compare needs --direct URL");
     }
@@ -156,7 +165,7 @@ public final class LoadOptions {
                             [--mix tiny=70,medium=10,large=2,explain=5,connections=10,runaway=2,cancel=1]
                             [--max-calls N] [--out DIR] [--sweep 1,10,100,1000] [--sse]
                             [--idle] [--direct postgresql://user@127.0.0.1:5432/db [--compare [--rounds N]]]
-                            [--gateway-pid PID] [--call-timeout 60s] [--direct-pool N] [--label TEXT]
+                            [--gateway-pid PID] [--call-timeout 60s] [--direct-pool N] [--label TEXT] [--event-loops N]
                             [--warmup 3s] [--ping-rate 20] [--url URL1,URL2,URL3 [--kill-pid PID --kill-after 20s]]
         Only loopback targets are accepted. See loadtest/README.md.""";
   }

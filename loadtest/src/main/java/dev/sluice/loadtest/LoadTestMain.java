@@ -40,7 +40,8 @@ public final class LoadTestMain {
 
   /** Runs what {@code o} asks for, writes the files and prints the summary; returns the report. */
   public static JsonObject execute(LoadOptions o) throws Exception {
-    Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000));
+    Vertx vertx = Vertx.vertx(new VertxOptions().setBlockedThreadCheckInterval(10_000)
+        .setEventLoopPoolSize(o.eventLoops));
     try {
       JsonObject report = runAll(vertx, o);
       write(o, report);

@@ -29,18 +29,24 @@ class LoadUnitsTest {
   @Test
   void sseParserHandlesSplitChunksAndCrLf() {
     List<String> got = new ArrayList<>();
-    SseParser p = new SseParser((id, data) -> got.add(id + "|" + data));
+    SseParser p = new SseParser((id, data) -> got.add(id + "|" + data.toString(java.nio.charset.StandardCharsets.UTF_8)));
     p.feed(Buffer.buffer("event: message\r\nid: 7\r\ndata: {\"a\""));
     p.feed(Buffer.buffer(":1}\r\n\r\nid: 8\ndata: {}\n"));
     assertEquals(List.of("7|{\"a\":1}"), got);
     p.feed(Buffer.buffer("\n"));
     assertEquals(List.of("7|{\"a\":1}", "8|{}"), got);
+    // two data lines join with a newline; an event's one line outlives the chunk it came in
+    Buffer chunk = Buffer.buffer("data: a\ndata: b\n\ndata: {\"c\":2}\n");
+    p.feed(chunk);
+    chunk.setBytes(0, new byte[chunk.length()]);
+    p.feed(Buffer.buffer("\n"));
+    assertEquals(List.of("7|{\"a\":1}", "8|{}", "null|a\nb", "null|{\"c\":2}"), got);
   }
 
   @Test
   void sseParserKeepsCharactersSplitAcrossChunksAndLargeEvents() {
     List<String> got = new ArrayList<>();
-    SseParser p = new SseParser((id, data) -> got.add(data));
+    SseParser p = new SseParser((id, data) -> got.add(data.toString(java.nio.charset.StandardCharsets.UTF_8)));
     byte[] euro = "data: \u20ac".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     p.feed(Buffer.buffer(java.util.Arrays.copyOf(euro, euro.length - 1)));
     p.feed(Buffer.buffer(new byte[] {euro[euro.length - 1]}).appendString("\r"));

@@ -40,7 +40,7 @@ public final class DirectRun {
     AtomicLong budget = new AtomicLong(o.maxCalls);
     long rampMs = Math.round(o.rampUpSeconds * 1000);
     try {
-      AgentFleet.run(vertx, agents, Runtime.getRuntime().availableProcessors() * 2, i -> {
+      AgentFleet.run(vertx, agents, o.eventLoops, i -> {
         Promise<Void> done = Promise.promise();
         long delay = agents == 1 ? 0 : rampMs * i / agents;
         vertx.setTimer(Math.max(1, delay), t -> step(vertx, pool, mix, stats, budget, deadline, o.thinkTimeMs, done));

@@ -37,7 +37,7 @@ public final class GatewayRun {
       long rampMs = Math.round(o.rampUpSeconds * 1000);
       killer.schedule(vertx, origin);
       try {
-        AgentFleet.run(vertx, agents, Runtime.getRuntime().availableProcessors() * 2, i -> {
+        AgentFleet.run(vertx, agents, o.eventLoops, i -> {
           McpSession session = new McpSession(vertx, http, routes, o.token, o.callTimeoutMs);
           VirtualAgent agent = routes.clustered()
               ? new VirtualAgent(vertx, session, mix, stats, budget, deadline, o.thinkTimeMs, o.sse, routes, killer)

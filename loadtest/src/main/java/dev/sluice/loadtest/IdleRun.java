@@ -47,7 +47,7 @@ public final class IdleRun {
         if (ping != null) {
           ping.start(o.url, o.token);
         }
-        AgentFleet.run(vertx, n, Runtime.getRuntime().availableProcessors() * 2, i -> {
+        AgentFleet.run(vertx, n, o.eventLoops, i -> {
           McpSession session = new McpSession(vertx, http, o.url, o.token, o.callTimeoutMs);
           Promise<Void> done = Promise.promise();
           vertx.setTimer(Math.max(1, n == 1 ? 0 : rampMs * i / n), t -> {

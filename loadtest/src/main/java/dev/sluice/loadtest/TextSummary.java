@@ -87,10 +87,15 @@ final class TextSummary {
         .append('\n');
     JsonObject g = r.getJsonObject("gateway");
     if (g != null) {
-      b.append(String.format(Locale.ROOT, "  gateway: cpu %s s (%s µs/call, %s); heap %s -> %s MB; generator cpu %s s%n",
+      Object generator = r.getValue("generatorCpuSeconds");
+      long calls = r.getLong("calls", 0L);
+      // the generator shares the cores with the gateway: its cost per call bounds what a run can show
+      String perCall = generator instanceof Number n && calls > 0
+          ? String.format(Locale.ROOT, " (%.1f µs/call)", n.doubleValue() * 1e6 / calls) : "";
+      b.append(String.format(Locale.ROOT, "  gateway: cpu %s s (%s µs/call, %s); heap %s -> %s MB; generator cpu %s s%s%n",
           g.getValue("cpuSeconds", "?"), g.getValue("cpuMicrosPerCall", "?"), g.getString("cpuSource", "n/a"),
           mb(g.getJsonObject("before").getDouble("heapBytes")), mb(g.getJsonObject("after").getDouble("heapBytes")),
-          r.getValue("generatorCpuSeconds", "?")));
+          generator == null ? "?" : generator, perCall));
       JsonObject t = g.getJsonObject("threadCpuMicrosPerCall");
       if (t != null) {
         b.append(String.format(Locale.ROOT, "  gateway µs/call by thread: event loops %s, JIT compiler %s, GC %s, other %s%n",

@@ -290,6 +290,16 @@ public final class JsonBytes {
         }
       }
       g.writeEndArray();
+    } else if (tree instanceof String s) {
+      // the common scalars first, as Vert.x writes them: its codec tries a dozen types in turn,
+      // and a call's events are mostly strings and small numbers
+      g.writeString(s);
+    } else if (tree instanceof Integer i) {
+      g.writeNumber(i);
+    } else if (tree instanceof Long l) {
+      g.writeNumber(l);
+    } else if (tree instanceof Boolean b) {
+      g.writeBoolean(b);
     } else {
       JacksonCodec.encodeJson(tree, g);
     }

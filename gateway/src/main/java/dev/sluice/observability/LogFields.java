@@ -1,6 +1,7 @@
 package dev.sluice.observability;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.sluice.bus.JsonBytes;
 import java.io.IOException;
 import net.logstash.logback.argument.StructuredArgument;
 
@@ -29,15 +30,7 @@ final class LogFields implements StructuredArgument {
     for (int i = 0; i < names.length; i++) {
       g.writeFieldName(names[i]);
       Object v = values[i];
-      if (v == null) {
-        g.writeNull();
-      } else if (v instanceof String s) {
-        g.writeString(s);
-      } else if (v instanceof Long l) {
-        g.writeNumber(l);
-      } else if (v instanceof Integer n) {
-        g.writeNumber(n);
-      } else {
+      if (!JsonBytes.writeCommonScalar(v, g)) {
         g.writeObject(v);
       }
     }

@@ -290,19 +290,31 @@ public final class JsonBytes {
         }
       }
       g.writeEndArray();
-    } else if (tree instanceof String s) {
-      // the common scalars first, as Vert.x writes them: its codec tries a dozen types in turn,
-      // and a call's events are mostly strings and small numbers
-      g.writeString(s);
-    } else if (tree instanceof Integer i) {
-      g.writeNumber(i);
-    } else if (tree instanceof Long l) {
-      g.writeNumber(l);
-    } else if (tree instanceof Boolean b) {
-      g.writeBoolean(b);
-    } else {
+    } else if (!writeCommonScalar(tree, g)) {
       JacksonCodec.encodeJson(tree, g);
     }
+  }
+
+  /**
+   * Writes {@code v} if it is null, a String, an Integer, a Long or a Boolean, as Vert.x and
+   * databind would, and says whether it did. Vert.x's codec tries a dozen types in turn, and a
+   * call's events and log lines are mostly strings and small numbers.
+   */
+  public static boolean writeCommonScalar(Object v, JsonGenerator g) throws IOException {
+    if (v == null) {
+      g.writeNull();
+    } else if (v instanceof String s) {
+      g.writeString(s);
+    } else if (v instanceof Integer i) {
+      g.writeNumber(i);
+    } else if (v instanceof Long l) {
+      g.writeNumber(l);
+    } else if (v instanceof Boolean b) {
+      g.writeBoolean(b);
+    } else {
+      return false;
+    }
+    return true;
   }
 
   /**

@@ -296,6 +296,17 @@ final class MySqlAdapter extends PooledEngine {
    */
   private static final Set<String> QUIET_WHEN_KILLED = Set.of("benchmark", "sleep");
 
+  /**
+   * On MariaDB, a read the catalog already showed to be session-neutral (cached, no look-up now)
+   * may share a connection, pipelined behind others: it needs no reset behind it. What the riders
+   * before it leave, their row counts and warnings, is cleared in front of it in the same write
+   * when it could read them ({@link #readInOneTrip}), as for a read on a connection of its own.
+   */
+  @Override
+  public boolean sharesConnection(AnalysedStatement guarded) {
+    return mariadb() && guarded != null && neutralReads.neutral(guarded, System.currentTimeMillis());
+  }
+
   @Override
   public boolean oneTripFits(AnalysedStatement guarded, int rows) {
     return rows <= ONE_TRIP_ROW_CAP && SelectLimit.bounds(guarded, ONE_TRIP_ROW_CAP)

@@ -47,8 +47,11 @@ try {
   const calls = {};
   for (const [node, client] of [['B', b], ['C', c]]) {
     const progress = [];
-    const result = await tool(client, 'sql_execution', { connectionId, sql: 'SELECT count(*) AS n FROM customers' },
-      (p) => progress.push(p));
+    // a statement that runs well past the gateway's stream delay (10 ms): a quicker call is
+    // answered as one JSON body, without progress
+    const sql = 'SELECT count(*) AS n FROM customers WHERE (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL '
+      + 'SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) FROM c) > 0';
+    const result = await tool(client, 'sql_execution', { connectionId, sql }, (p) => progress.push(p));
     calls[node] = { progress: progress.length, rows: result.rows };
   }
 

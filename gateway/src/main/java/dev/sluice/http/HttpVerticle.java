@@ -330,6 +330,10 @@ public final class HttpVerticle extends VerticleBase {
       SseSink sink = streams.get(streamId);
       if (sink != null) {
         sink.start();
+        if (reply.getBoolean("late", false)) {
+          // the calls have run for the shard's delay already: what they said is not held again
+          sink.prompt();
+        }
         metrics.httpRequest("POST", 200);
         if (reply.getBoolean("empty", false)) {
           streamEvent(streamId, new JsonObject().put("streamId", streamId).put("end", true));

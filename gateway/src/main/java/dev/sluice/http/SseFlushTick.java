@@ -41,6 +41,10 @@ final class SseFlushTick {
     this.context = context;
   }
 
+  Vertx vertx() {
+    return vertx;
+  }
+
   /** A stream on {@code response}, which belongs to this tick's event loop. */
   SseSink open(HttpServerResponse response) {
     return new SseSink(response, context, this);

@@ -56,6 +56,8 @@ final class SseSink {
   private boolean closed;
   private boolean flushScheduled;
   private boolean flushDeferred;
+  /** Until the next write, events leave at the end of the loop's run rather than after the delay. */
+  private boolean prompt;
   /** When the tick writes what this stream defers now ({@link SseFlushTick#add}). */
   private long deferredDueNanos;
   /** When this stream's next keep-alive comment is due (System.currentTimeMillis). */
@@ -89,6 +91,14 @@ final class SseSink {
     // the headers leave with the first events, or alone once the tick is due: clients wait for
     // them before reading a stream that may stay quiet
     deferFlush();
+  }
+
+  /** The events that arrive next are written at the end of the loop's run, not after the delay. */
+  void prompt() {
+    prompt = true;
+    if (flushDeferred) {
+      scheduleFlush();
+    }
   }
 
   boolean started() {
@@ -171,7 +181,7 @@ final class SseSink {
     }
     if (pending.size() >= WRITE_NOW_AT) {
       flush();
-    } else if (now) {
+    } else if (now || prompt) {
       scheduleFlush();
     } else {
       deferFlush();
@@ -211,6 +221,7 @@ final class SseSink {
     if (!started || closed) {
       return;
     }
+    prompt = false;
     Buffer batch = null;
     if (!nothingPending() && !response.writeQueueFull()) {
       batch = pending.removeFirst();

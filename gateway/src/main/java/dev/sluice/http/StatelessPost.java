@@ -128,13 +128,18 @@ final class StatelessPost {
     stream(req, msg, parsed.envelope(), principal);
   }
 
-  /** The request's own SSE stream: its notifications as they come, then its response, then the end. */
+  /**
+   * The request's own SSE stream: its notifications as they come, then its response, then the end.
+   * A tools/call opens it only if it still runs {@link SseFlushTick#DELAY_MS} after it arrived,
+   * with what it said until then: a call answered sooner is answered as JSON, as its notifications
+   * could only have arrived with the answer, in the same write.
+   */
   private void stream(HttpServerRequest req, JsonObject msg, Envelope envelope, String principal) {
     HttpServerResponse res = req.response();
     String streamId = streamPrefix + "s" + (++seq);
-    SseSink sink = sse.open(res);
-    StatelessHandler.Pending pending = handler.request(msg, envelope, principal, n -> sink.event(null, n));
-    if (pending.response().isComplete() && !sink.started()) {
+    LateStream late = new LateStream(sse.open(res));
+    StatelessHandler.Pending pending = handler.request(msg, envelope, principal, late::notification);
+    if (pending.response().isComplete()) {
       // answered at once (an unknown tool, a bad argument): plain JSON, no stream needed
       JsonObject response = pending.response().result();
       if (response != null) {
@@ -142,30 +147,92 @@ final class StatelessPost {
       }
       return;
     }
-    streams.put(streamId, sink);
-    metrics.sseOpened();
     res.closeHandler(v -> {
       if (streams.remove(streamId) != null) {
         metrics.sseClosed();
-        sink.markClosed();
+        late.sink.markClosed();
+      }
+      if (!pending.response().isComplete()) {
         // streamable-http 2026-07-28: the client closing the response stream cancels the request
         pending.cancel().run();
       }
     });
-    sink.start();
-    metrics.httpRequest("POST", 200);
+    if ("tools/call".equals(msg.getString("method"))) {
+      late.timer = sse.vertx().setTimer(SseFlushTick.DELAY_MS, t -> {
+        late.timer = -1;
+        if (!pending.response().isComplete() && !res.closed()) {
+          open(late, streamId, true);
+        }
+      });
+    } else {
+      open(late, streamId, false);
+    }
     pending.response().onComplete(ar -> {
+      JsonObject response = ar.succeeded() ? ar.result()
+          : JsonRpc.error(JsonRpc.idOf(msg), JsonRpc.INTERNAL_ERROR, "Internal error");
+      if (!late.open) {
+        if (late.timer >= 0) {
+          sse.vertx().cancelTimer(late.timer);
+        }
+        if (response != null && !res.closed()) {
+          json(req, StatelessHandler.httpStatus(response), response);
+        }
+        return;
+      }
       if (streams.remove(streamId) == null) {
         return;
       }
       metrics.sseClosed();
-      JsonObject response = ar.succeeded() ? ar.result()
-          : JsonRpc.error(JsonRpc.idOf(msg), JsonRpc.INTERNAL_ERROR, "Internal error");
       if (response != null) {
-        sink.event(null, response);
+        late.sink.event(null, response);
       }
-      sink.end();
+      late.sink.end();
     });
+  }
+
+  private void open(LateStream late, String streamId, boolean afterDelay) {
+    streams.put(streamId, late.sink);
+    metrics.sseOpened();
+    late.sink.start();
+    metrics.httpRequest("POST", 200);
+    if (afterDelay) {
+      late.sink.prompt();
+    }
+    late.open();
+  }
+
+  /**
+   * A request's stream that may never open: notifications wait here until it does, the oldest
+   * dropped beyond {@link #MAX_HELD} (progress superseded by later progress, within one delay).
+   */
+  private static final class LateStream {
+    static final int MAX_HELD = 256;
+    final SseSink sink;
+    final java.util.ArrayDeque<JsonObject> held = new java.util.ArrayDeque<>(4);
+    boolean open;
+    long timer = -1;
+
+    LateStream(SseSink sink) {
+      this.sink = sink;
+    }
+
+    void notification(JsonObject n) {
+      if (open) {
+        sink.event(null, n);
+      } else {
+        if (held.size() == MAX_HELD) {
+          held.removeFirst();
+        }
+        held.addLast(n);
+      }
+    }
+
+    void open() {
+      open = true;
+      while (!held.isEmpty()) {
+        sink.event(null, held.removeFirst());
+      }
+    }
   }
 
   private void refuse(HttpServerRequest req, int status, JsonObject error, String kind) {

@@ -22,6 +22,8 @@ public final class EventStream {
   private String targetAddress;
   private String targetStreamId;
   private boolean ended;
+  /** Made for a POST whose stream may never open ({@link #openLate}): records, delivers nothing. */
+  private boolean held;
 
   EventStream(String key, int capacity) {
     this.key = key;
@@ -54,15 +56,49 @@ public final class EventStream {
     targetStreamId = null;
   }
 
+  /** A stream that records what is emitted and delivers nothing until {@link #openLate}. */
+  static EventStream held(String key, int capacity) {
+    EventStream s = new EventStream(key, capacity);
+    s.held = true;
+    return s;
+  }
+
+  /** True while a held stream was neither opened nor dropped. */
+  boolean held() {
+    return held;
+  }
+
+  /**
+   * Opens a held stream on the client's HTTP stream: the priming event first when {@code
+   * retryMs} is not negative (its id precedes every recorded event, so a client resuming from it
+   * misses none), then what was recorded.
+   */
+  void openLate(Vertx vertx, String address, String streamId, long retryMs) {
+    held = false;
+    attach(address, streamId);
+    if (retryMs >= 0) {
+      deliver(vertx, new JsonObject().put("streamId", targetStreamId).put("eventId", key + "_0")
+          .put("retryMs", retryMs));
+    }
+    replay(vertx, 0);
+  }
+
+  /** A held stream that will not open: the answer went back as JSON. */
+  void drop() {
+    held = false;
+    ended = true;
+    buffer.clear();
+  }
+
   /** Records the event and delivers it if a client is attached. */
   void emit(Vertx vertx, JsonObject message) {
-    String id = key + "_" + (++seq);
-    buffer.addLast(new Object[] {seq, message});
+    long s = ++seq;
+    buffer.addLast(new Object[] {s, message});
     if (buffer.size() > capacity) {
       buffer.removeFirst();
     }
     if (targetAddress != null) {
-      deliver(vertx, new JsonObject().put("streamId", targetStreamId).put("eventId", id)
+      deliver(vertx, new JsonObject().put("streamId", targetStreamId).put("eventId", key + "_" + s)
           .put("message", message));
     }
   }

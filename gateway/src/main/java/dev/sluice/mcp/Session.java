@@ -65,9 +65,22 @@ final class Session {
 
   EventStream newPostStream() {
     EventStream s = new EventStream("p" + (++postStreamSeq), replayEvents);
+    keep(s);
+    return s;
+  }
+
+  /**
+   * A POST stream that may never open ({@link EventStream#held}): the session keeps it for
+   * Last-Event-ID only once it opens ({@link #keep}).
+   */
+  EventStream heldPostStream() {
+    return EventStream.held("p" + (++postStreamSeq), replayEvents);
+  }
+
+  /** Keeps {@code s} for resumption, forgetting the oldest completed streams beyond the kept few. */
+  void keep(EventStream s) {
     postStreams.put(s.key(), s);
-    // forget the oldest completed streams beyond the kept few; running ones are never dropped.
-    // Bounded by KEPT_ENDED_STREAMS plus the calls running right now.
+    // running ones are never dropped: bounded by KEPT_ENDED_STREAMS plus the calls running right now
     int excess = postStreams.size() - KEPT_ENDED_STREAMS;
     java.util.Iterator<EventStream> it = postStreams.values().iterator();
     while (excess > 0 && it.hasNext()) {
@@ -77,7 +90,6 @@ final class Session {
         excess--;
       }
     }
-    return s;
   }
 
   EventStream stream(String key) {

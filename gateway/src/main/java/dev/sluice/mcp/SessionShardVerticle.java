@@ -35,6 +35,11 @@ public final class SessionShardVerticle extends VerticleBase {
   private static final SecureRandom RANDOM = new SecureRandom();
   /** Reconnect delay suggested to clients whose stream we close (SSE {@code retry:} field). */
   static final long SSE_RETRY_MS = 1_000;
+  /**
+   * How long a POST's calls may run before its notifications need a stream of their own. It is
+   * the SSE writer's own coalescing delay: what was said sooner would have left with the answer.
+   */
+  static final long STREAM_AFTER_MS = 10;
 
   private final String nodeId;
   private final AuditTrail audit;
@@ -243,7 +248,8 @@ public final class SessionShardVerticle extends VerticleBase {
       msg.reply(new JsonObject().put("status", 202));
       return;
     }
-    if (req.getBoolean("sse", false) && needsStream(session, requests)) {
+    StreamNeed need = req.getBoolean("sse", false) ? streamNeed(session, requests) : StreamNeed.NONE;
+    if (need == StreamNeed.NOW) {
       EventStream stream = session.newPostStream();
       stream.attach(req.getString("target"), req.getString("streamId"));
       msg.replyByReference(JsonFields.object(2).put("status", 200).put("sse", true));
@@ -261,28 +267,93 @@ public final class SessionShardVerticle extends VerticleBase {
       Future.join(all).onComplete(ar -> stream.end(vertx));
       return;
     }
+    if (need == StreamNeed.LATER) {
+      streamIfStillRunning(msg, req, session, requests);
+      return;
+    }
     List<Future<JsonObject>> all = new ArrayList<>();
     for (JsonObject r : requests) {
       all.add(dispatcher.request(session, r, null));
     }
-    Future.join(all).onComplete(ar -> {
-      JsonArray out = new JsonArray();
-      all.forEach(f -> {
-        if (f.succeeded() && f.result() != null) {
-          out.add(f.result());
-        }
-      });
-      if (out.isEmpty() && req.getBoolean("sse", false)) {
-        // every call was cancelled, and a cancelled request gets no response: the POST ends as an
-        // empty event stream, as a call answered over SSE would
-        msg.replyByReference(new JsonObject().put("status", 200).put("sse", true).put("empty", true));
-      } else if (out.isEmpty()) {
-        msg.reply(new JsonObject().put("status", 202));
-      } else {
-        Object body = req.getBoolean("batch", false) ? out : out.getJsonObject(0);
-        msg.replyByReference(JsonFields.object(2).put("status", 200).put("body", body));
+    Future.join(all).onComplete(ar -> answerJson(msg, req, all));
+  }
+
+  /**
+   * A POST whose calls may send notifications (progress, log messages) but need no answer from the
+   * client: its stream opens only if a call still runs {@link #STREAM_AFTER_MS} after it arrived,
+   * with what the calls said until then, and carries the rest as it comes. A POST answered sooner
+   * is answered as one JSON body: its notifications could only have arrived with the answer, in
+   * the same write, and cost a call four events' trips, encodings and parses on both sides
+   * (docs/performance.md).
+   */
+  private void streamIfStillRunning(ShardRequest msg, JsonObject req, Session session, List<JsonObject> requests) {
+    // not attached: it records what the calls emit and delivers nothing until it is opened
+    EventStream stream = session.heldPostStream();
+    List<Future<JsonObject>> all = new ArrayList<>();
+    long timer = vertx.setTimer(STREAM_AFTER_MS, t -> {
+      if (stream.held() && !allComplete(all)) {
+        session.keep(stream);
+        stream.openLate(vertx, req.getString("target"), req.getString("streamId"),
+            ProtocolRevision.ssePriming(session.protocolVersion) ? SSE_RETRY_MS : -1);
+        msg.replyByReference(JsonFields.object(3).put("status", 200).put("sse", true).put("late", true));
+        // the calls that ended meanwhile answered into the held stream: opening replayed them
       }
     });
+    for (JsonObject r : requests) {
+      all.add(dispatcher.request(session, r, stream).onSuccess(resp -> {
+        if (resp != null) {
+          stream.emit(vertx, resp);
+        }
+      }));
+    }
+    Future.join(all).onComplete(ar -> {
+      if (stream.held()) {
+        vertx.cancelTimer(timer);
+        stream.drop();
+        answerJson(msg, req, all);
+      } else {
+        stream.end(vertx);
+      }
+    });
+  }
+
+  private static boolean allComplete(List<Future<JsonObject>> all) {
+    for (Future<JsonObject> f : all) {
+      if (!f.isComplete()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The POST's responses as one JSON body (an array for a batch), or 202 / an empty stream. */
+  private static void answerJson(ShardRequest msg, JsonObject req, List<Future<JsonObject>> all) {
+    JsonArray out = new JsonArray();
+    all.forEach(f -> {
+      if (f.succeeded() && f.result() != null) {
+        out.add(f.result());
+      }
+    });
+    if (out.isEmpty() && req.getBoolean("sse", false)) {
+      // every call was cancelled, and a cancelled request gets no response: the POST ends as an
+      // empty event stream, as a call answered over SSE would
+      msg.replyByReference(new JsonObject().put("status", 200).put("sse", true).put("empty", true));
+    } else if (out.isEmpty()) {
+      msg.reply(new JsonObject().put("status", 202));
+    } else {
+      Object body = req.getBoolean("batch", false) ? out : out.getJsonObject(0);
+      msg.replyByReference(JsonFields.object(2).put("status", 200).put("body", body));
+    }
+  }
+
+  /** What a POST's answer needs of an SSE stream. */
+  private enum StreamNeed {
+    /** Nothing but the responses can travel: they go back as one JSON body. */
+    NONE,
+    /** Notifications may: a stream if the calls outlast {@link #STREAM_AFTER_MS}. */
+    LATER,
+    /** A tool talks to the client, which must be able to answer at once: a stream from the start. */
+    NOW
   }
 
   /**
@@ -291,24 +362,22 @@ public final class SessionShardVerticle extends VerticleBase {
    * Otherwise the responses go back as one JSON body, which the transport allows for any request,
    * and the call is spared the stream's events and their trips across the bus.
    */
-  private boolean needsStream(Session session, List<JsonObject> requests) {
-    if (session.logLevelChosen) {
-      return true;
-    }
+  private StreamNeed streamNeed(Session session, List<JsonObject> requests) {
+    StreamNeed need = session.logLevelChosen ? StreamNeed.LATER : StreamNeed.NONE;
     for (JsonObject r : requests) {
       JsonObject params = r.getValue("params") instanceof JsonObject p ? p : null;
       if (params == null || !"tools/call".equals(r.getString("method"))) {
         continue;
       }
-      if (params.getValue("_meta") instanceof JsonObject meta && meta.getValue("progressToken") != null) {
-        return true;
-      }
       Tool tool = params.getValue("name") instanceof String name ? features.tools().get(name) : null;
       if (tool != null && tool.talksToClient()) {
-        return true;
+        return StreamNeed.NOW;
+      }
+      if (params.getValue("_meta") instanceof JsonObject meta && meta.getValue("progressToken") != null) {
+        need = StreamNeed.LATER;
       }
     }
-    return false;
+    return need;
   }
 
   private void initialize(ShardRequest msg, JsonArray messages, boolean batch, String principal) {

@@ -66,7 +66,8 @@ class StatelessHttpTest {
     gw = TestGateway.start(TestGateway.config(ServerConfig.defaults(), connections, state).withPrincipals(List.of(
         new PrincipalConfig("alice", List.of(Tokens.sha256Hex(ALICE)), List.of()),
         new PrincipalConfig("bob", List.of(Tokens.sha256Hex(BOB)), List.of()))), f -> f.tools()
-            .register(TestTools.ticker()).register(TestTools.hang(hangCancellations)).register(askName()));
+            .register(TestTools.ticker()).register(TestTools.hang(hangCancellations)).register(askName())
+            .register(TestTools.progress()));
   }
 
   /**
@@ -209,6 +210,25 @@ class StatelessHttpTest {
         caps().put("progressToken", "p-2")));
     assertEquals(0, count(quiet, "notifications/message"), "no logLevel in _meta: no notifications/message");
     assertEquals(2, count(quiet, "notifications/progress"));
+  }
+
+  @Test
+  void aCallAnsweredWithinTheStreamDelayIsJsonAndALongerOneStreamsWhatItSaidMeanwhile() throws Exception {
+    JsonObject quick = new JsonObject().put("name", "test_progress").put("arguments", new JsonObject().put("ms", 0));
+    HttpResponse<InputStream> res = client(ALICE).postStream(request(14, "tools/call", quick,
+        caps().put("progressToken", "p-q")), headers("tools/call", "test_progress"));
+    assertEquals(200, res.statusCode());
+    assertTrue(res.headers().firstValue("Content-Type").orElse("").startsWith("application/json"),
+        "its progress could only have arrived with the answer");
+    assertEquals(14, new JsonObject(new String(res.body().readAllBytes(), StandardCharsets.UTF_8)).getInteger("id"));
+
+    JsonObject slow = new JsonObject().put("name", "test_progress").put("arguments", new JsonObject().put("ms", 300));
+    List<McpHttpClient.SseEvent> events = stream(ALICE, request(15, "tools/call", slow,
+        caps().put("progressToken", "p-l")));
+    assertEquals(3, events.size(), "started (said before the stream opened), finishing, the answer: " + events);
+    assertEquals("started", events.get(0).message().getJsonObject("params").getString("message"));
+    assertEquals("finishing", events.get(1).message().getJsonObject("params").getString("message"));
+    assertEquals(15, last(events).getInteger("id"));
   }
 
   @Test

@@ -37,7 +37,7 @@ class StreamableHttpTransportTest {
   @BeforeAll
   static void start(@TempDir Path dir) throws Exception {
     gw = TestGateway.start(TestGateway.config(ServerConfig.defaults(), List.of(), dir), f -> {
-      f.tools().register(TestTools.ticker()).register(TestTools.hang(CANCELLATIONS));
+      f.tools().register(TestTools.ticker()).register(TestTools.hang(CANCELLATIONS)).register(TestTools.progress());
       for (int i = 0; i < 60; i++) {
         f.tools().register(TestTools.echo(String.format("test_echo_%02d", i)));
       }
@@ -216,6 +216,72 @@ class StreamableHttpTransportTest {
     assertEquals(77, last.message().getInteger("id"));
     assertEquals("tok-1", events.get(0).message().getJsonObject("params").getString("progressToken"));
     events.forEach(e -> assertNotNull(e.id(), "every event carries an id"));
+  }
+
+  @Test
+  void aCallAnsweredWithinTheStreamDelayIsOneJsonBodyWithoutItsProgress() throws Exception {
+    McpHttpClient c = gw.client();
+    c.initialize(ProtocolRevision.LATEST);
+    JsonObject call = McpHttpClient.request(78, "tools/call", new JsonObject().put("name", "test_progress")
+        .put("arguments", new JsonObject().put("ms", 0))
+        .put("_meta", new JsonObject().put("progressToken", "tok-q")));
+    HttpResponse<InputStream> res = c.postStream(call, Map.of());
+    assertEquals(200, res.statusCode());
+    assertTrue(res.headers().firstValue("Content-Type").orElse("").startsWith("application/json"),
+        "its progress could only have arrived with the answer: " + res.headers().map());
+    JsonObject answer = new JsonObject(new String(res.body().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(78, answer.getInteger("id"));
+    assertFalse(answer.getJsonObject("result").getBoolean("isError"));
+  }
+
+  @Test
+  void aStreamOpenedLatePrimesThenSendsWhatTheCallSaidMeanwhileThenTheRest() throws Exception {
+    McpHttpClient c = gw.client();
+    c.initialize(ProtocolRevision.LATEST);
+    JsonObject call = McpHttpClient.request(79, "tools/call", new JsonObject().put("name", "test_progress")
+        .put("arguments", new JsonObject().put("ms", 400))
+        .put("_meta", new JsonObject().put("progressToken", "tok-l")));
+    HttpResponse<InputStream> res = c.postStream(call, Map.of());
+    assertEquals(200, res.statusCode());
+    assertTrue(res.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
+    // raw events, the priming one (an id, a retry, no data) included, with when each was read
+    java.io.BufferedReader r = new java.io.BufferedReader(
+        new java.io.InputStreamReader(res.body(), java.nio.charset.StandardCharsets.UTF_8));
+    List<String[]> events = new java.util.ArrayList<>();
+    List<Long> readAt = new java.util.ArrayList<>();
+    String id = null;
+    String retry = null;
+    StringBuilder data = new StringBuilder();
+    for (String line; (line = r.readLine()) != null; ) {
+      if (line.isEmpty()) {
+        events.add(new String[] {id, retry, data.toString()});
+        readAt.add(System.nanoTime());
+        id = null;
+        retry = null;
+        data.setLength(0);
+      } else if (line.startsWith("id: ")) {
+        id = line.substring(4);
+      } else if (line.startsWith("retry: ")) {
+        retry = line.substring(7);
+      } else if (line.startsWith("data: ")) {
+        data.append(line.substring(6));
+      }
+    }
+    assertEquals(4, events.size(), "priming, started, finishing, the answer");
+    assertTrue(events.get(0)[0].endsWith("_0"), "the priming id precedes every event: " + events.get(0)[0]);
+    assertNotNull(events.get(0)[1], "the priming event names the reconnect delay");
+    assertTrue(events.get(0)[2].isEmpty());
+    JsonObject started = new JsonObject(events.get(1)[2]);
+    assertEquals("started", started.getJsonObject("params").getString("message"),
+        "what the call said before its stream opened is sent first");
+    assertEquals("finishing", new JsonObject(events.get(2)[2]).getJsonObject("params").getString("message"));
+    assertEquals(79, new JsonObject(events.get(3)[2]).getInteger("id"));
+    String prefix = events.get(0)[0].substring(0, events.get(0)[0].length() - 1);
+    for (int i = 1; i < 4; i++) {
+      assertEquals(prefix + i, events.get(i)[0], "ids follow the priming one in order");
+    }
+    assertTrue(readAt.get(3) - readAt.get(1) > 200_000_000L,
+        "progress said early arrives while the call still runs, long before its answer");
   }
 
   @Test

@@ -54,6 +54,36 @@ public final class TestTools {
     };
   }
 
+  /**
+   * Reports progress "started" at once and answers after {@code ms} (at once for 0), reporting
+   * "finishing" first. Unlike {@link #ticker} it never talks to the client, so its POST streams only
+   * if it outlasts the gateway's stream delay.
+   */
+  public static Tool progress() {
+    return new Tool() {
+      @Override
+      public ToolSpec spec() {
+        return new ToolSpec("test_progress", null, "progress, then an answer after ms",
+            schema(new JsonObject().put("ms", new JsonObject().put("type", "integer"))), null, null);
+      }
+
+      @Override
+      public Future<ToolResult> call(JsonObject args, ToolContext ctx) {
+        int ms = args.getInteger("ms", 0);
+        ctx.progress(1, 2.0, "started");
+        if (ms <= 0) {
+          return Future.succeededFuture(ToolResult.of(new JsonObject().put("ms", ms), "done"));
+        }
+        Promise<ToolResult> p = Promise.promise();
+        ctx.vertx().setTimer(ms, t -> {
+          ctx.progress(2, 2.0, "finishing");
+          p.complete(ToolResult.of(new JsonObject().put("ms", ms), "done"));
+        });
+        return p.future();
+      }
+    };
+  }
+
   /** Never answers until cancelled; counts cancellations it saw. */
   public static Tool hang(AtomicInteger cancellations) {
     return new Tool() {

@@ -155,7 +155,8 @@ class LoadSmokeTest {
       assertEquals(0L, run.getLong("unexpectedErrorCount"), run.getJsonObject("unexpectedErrors").encode());
       assertEquals(20L, run.getJsonObject("sessions").getLong("opened"));
       assertTrue(run.getLong("calls") > 20, "calls: " + run.getLong("calls"));
-      assertTrue(run.getJsonObject("scenarios").getJsonObject("tiny").getDouble("progressEventsPerCall") >= 2.0);
+      // tiny reads mostly answer within the gateway's 10 ms stream delay, as JSON without progress
+      // (docs/protocol.md): progress on the wire is pinned by tenAgentsFiveSeconds... and SqlOverMcpContract
       assertTrue(run.getJsonObject("scenarios").getJsonObject("discover").getLong("calls") > 0, run.encode());
     } finally {
       gw.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -220,13 +220,7 @@ class StreamableHttpTransportTest {
 
   @Test
   void aCallAnsweredWithinTheStreamDelayIsOneJsonBodyWithoutItsProgress() throws Exception {
-    McpHttpClient c = gw.client();
-    c.initialize(ProtocolRevision.LATEST);
-    JsonObject call = McpHttpClient.request(78, "tools/call", new JsonObject().put("name", "test_progress")
-        .put("arguments", new JsonObject().put("ms", 0))
-        .put("_meta", new JsonObject().put("progressToken", "tok-q")));
-    HttpResponse<InputStream> res = c.postStream(call, Map.of());
-    assertEquals(200, res.statusCode());
+    HttpResponse<InputStream> res = progressCall(78, 0);
     assertTrue(res.headers().firstValue("Content-Type").orElse("").startsWith("application/json"),
         "its progress could only have arrived with the answer: " + res.headers().map());
     JsonObject answer = new JsonObject(new String(res.body().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
@@ -236,13 +230,7 @@ class StreamableHttpTransportTest {
 
   @Test
   void aStreamOpenedLatePrimesThenSendsWhatTheCallSaidMeanwhileThenTheRest() throws Exception {
-    McpHttpClient c = gw.client();
-    c.initialize(ProtocolRevision.LATEST);
-    JsonObject call = McpHttpClient.request(79, "tools/call", new JsonObject().put("name", "test_progress")
-        .put("arguments", new JsonObject().put("ms", 400))
-        .put("_meta", new JsonObject().put("progressToken", "tok-l")));
-    HttpResponse<InputStream> res = c.postStream(call, Map.of());
-    assertEquals(200, res.statusCode());
+    HttpResponse<InputStream> res = progressCall(79, 400);
     assertTrue(res.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
     // raw events, the priming one (an id, a retry, no data) included, with when each was read
     java.io.BufferedReader r = new java.io.BufferedReader(
@@ -282,6 +270,18 @@ class StreamableHttpTransportTest {
     }
     assertTrue(readAt.get(3) - readAt.get(1) > 200_000_000L,
         "progress said early arrives while the call still runs, long before its answer");
+  }
+
+  /** test_progress answering after {@code ms}, with a progressToken, in a new session; checks the 200. */
+  private static HttpResponse<InputStream> progressCall(int id, int ms) throws Exception {
+    McpHttpClient c = gw.client();
+    c.initialize(ProtocolRevision.LATEST);
+    JsonObject call = McpHttpClient.request(id, "tools/call", new JsonObject().put("name", "test_progress")
+        .put("arguments", new JsonObject().put("ms", ms))
+        .put("_meta", new JsonObject().put("progressToken", "tok-" + id)));
+    HttpResponse<InputStream> res = c.postStream(call, Map.of());
+    assertEquals(200, res.statusCode());
+    return res;
   }
 
   @Test

@@ -26,6 +26,7 @@ public final class OutageProxy {
   private final NetClient client;
   private final List<NetSocket> open = new ArrayList<>();
   private NetServer server;
+  private boolean cut;
   private int port;
 
   public OutageProxy(Vertx vertx, String host, int targetPort) {
@@ -57,11 +58,26 @@ public final class OutageProxy {
   }
 
   public void up() throws Exception {
+    synchronized (open) {
+      cut = false;
+    }
     server = vertx.createNetServer().connectHandler(front -> {
       front.pause();
+      synchronized (open) {
+        if (cut) {
+          front.close();
+          return;
+        }
+        open.add(front);
+      }
       client.connect(targetPort, host).onSuccess(back -> {
         synchronized (open) {
-          open.add(front);
+          // cut while the relay was still dialling the server: this one never comes up
+          if (cut) {
+            back.close();
+            front.close();
+            return;
+          }
           open.add(back);
         }
         front.pipeTo(back);
@@ -72,14 +88,18 @@ public final class OutageProxy {
     port = server.listen(port, "127.0.0.1").await(5, TimeUnit.SECONDS).actualPort();
   }
 
-  /** Stops listening and cuts every relayed connection, like a server crash. */
+  /**
+   * Stops listening and cuts every relayed connection, like a server crash, including one the
+   * relay had accepted but not yet joined to the server: it would otherwise come up after the cut.
+   */
   public void down() throws Exception {
-    server.close().await(5, TimeUnit.SECONDS);
     List<Future<Void>> closing = new ArrayList<>();
     synchronized (open) {
+      cut = true;
       open.forEach(s -> closing.add(s.close()));
       open.clear();
     }
+    server.close().await(5, TimeUnit.SECONDS);
     Future.join(closing).await(5, TimeUnit.SECONDS);
   }
 

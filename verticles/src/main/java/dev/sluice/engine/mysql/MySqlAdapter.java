@@ -6,6 +6,7 @@ import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.sql.analysis.StatementKind;
+import dev.sluice.sql.pool.CommandGroup;
 import dev.sluice.sql.pool.PooledEngine;
 import dev.sluice.sql.result.ValueFormat;
 import dev.sluice.sql.tls.DatabaseTls;
@@ -19,7 +20,6 @@ import io.vertx.sqlclient.SqlResult;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.vertx.sqlclient.impl.SocketConnectionBase;
-import io.vertx.sqlclient.impl.SqlClientInternal;
 import io.vertx.sqlclient.internal.Connection;
 import io.vertx.sqlclient.internal.SqlConnectionInternal;
 import io.vertx.sqlclient.internal.command.CommandScheduler;
@@ -333,7 +333,7 @@ final class MySqlAdapter extends PooledEngine {
     List<String> lookUps = neutral || !mariadb ? List.of() : neutralReads.toLookUp(guarded, now);
     SqlConnection conn = lease.conn();
     Object physical = physical(conn);
-    ((SqlClientInternal) conn).group(flight -> {
+    CommandGroup.send(conn, flight -> {
       // a read of anything but base tables may run code that reads them, whatever its text says
       boolean mayRead = !neutral || SessionNeutralReads.readsDiagnostics(guarded);
       Future<?> front = mayRead && uncleared.contains(physical) ? clear(flight, conn) : null;

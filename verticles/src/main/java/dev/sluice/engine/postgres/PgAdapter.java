@@ -6,6 +6,7 @@ import dev.sluice.sql.ErrorType;
 import dev.sluice.sql.SqlError;
 import dev.sluice.sql.SqlExecutorVerticle;
 import dev.sluice.sql.analysis.AnalysedStatement;
+import dev.sluice.sql.pool.CommandGroup;
 import dev.sluice.sql.pool.PooledEngine;
 import dev.sluice.sql.tls.DatabaseTls;
 import io.vertx.core.Future;
@@ -23,7 +24,6 @@ import io.vertx.sqlclient.PrepareOptions;
 import io.vertx.sqlclient.PropertyKind;
 import io.vertx.sqlclient.internal.QueryResultHandler;
 import io.vertx.sqlclient.internal.RowDesc;
-import io.vertx.sqlclient.impl.SqlClientInternal;
 import io.vertx.sqlclient.internal.command.CommandScheduler;
 import io.vertx.sqlclient.internal.command.ExtendedQueryCommand;
 import io.vertx.sqlclient.Pool;
@@ -167,7 +167,7 @@ final class PgAdapter extends PooledEngine {
     long now = System.currentTimeMillis();
     boolean neutral = neutralReads.neutral(guarded, now);
     List<String> lookUps = neutral ? List.of() : neutralReads.toLookUp(guarded, now);
-    ((SqlClientInternal) lease.conn()).group(flight -> {
+    CommandGroup.send(lease.conn(), flight -> {
       ((CommandScheduler) flight).schedule(command, read);
       if (neutral) {
         lease.bare().reset = Future.succeededFuture();

@@ -1,8 +1,8 @@
 package dev.sluice.engine.postgres;
 
+import dev.sluice.sql.pool.CommandGroup;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.sqlclient.SqlConnection;
-import io.vertx.sqlclient.impl.SqlClientInternal;
 import io.vertx.sqlclient.internal.command.CommandScheduler;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -29,7 +29,7 @@ final class RiderWrites {
       // runs after the I/O events of this turn: every read they started is in the batch by then
       context.runOnContext(v -> {
         unsent.remove(conn);
-        ((SqlClientInternal) conn).group(flight -> {
+        CommandGroup.send(conn, flight -> {
           for (Consumer<CommandScheduler> w : fresh) {
             w.accept((CommandScheduler) flight);
           }

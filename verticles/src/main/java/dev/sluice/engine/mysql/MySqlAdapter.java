@@ -112,7 +112,7 @@ final class MySqlAdapter extends PooledEngine {
    */
   private volatile String setUpAfterReset;
   /** Which reads may go without the reset and the set-up (information_schema tells, cached per name). */
-  private final SessionNeutralReads neutralReads = new SessionNeutralReads();
+  final SessionNeutralReads neutralReads = new SessionNeutralReads();
   /**
    * The physical connections whose row count, warnings and errors are a previous call's: a neutral
    * read left them, and nothing cleared them since. The clear goes in front of the next statement
@@ -261,8 +261,7 @@ final class MySqlAdapter extends PooledEngine {
     steps.add(flight.query(afterReset != null ? afterReset : setUpSql(mariadb, true, PIN_SQL_MODE)).execute());
     for (String key : lookUps) {
       steps.add(flight.query(SessionNeutralReads.lookUp(key)).execute()
-          .andThen(ar -> neutralReads.learned(key, ar.succeeded()
-              && ar.result().iterator().next().getValue(0) instanceof Number n && n.intValue() == 1,
+          .andThen(ar -> neutralReads.learned(key, ar.succeeded() && standing(ar.result()),
               System.currentTimeMillis()))
           .otherwiseEmpty());
     }
@@ -331,6 +330,9 @@ final class MySqlAdapter extends PooledEngine {
     // MariaDB only: that the clear also clears the warnings is measured on MariaDB 10.11, not MySQL
     boolean neutral = mariadb && neutralReads.neutral(guarded, now);
     List<String> lookUps = neutral || !mariadb ? List.of() : neutralReads.toLookUp(guarded, now);
+    if (neutral) {
+      refreshAhead(guarded, now);
+    }
     SqlConnection conn = lease.conn();
     Object physical = physical(conn);
     CommandGroup.send(conn, flight -> {
@@ -355,6 +357,28 @@ final class MySqlAdapter extends PooledEngine {
       }
     });
     return read.get(0).map(r -> new Rows(r.columnDescriptors(), kept));
+  }
+
+  /** What a look-up's row says: 1 when every relation by that name is a base table. */
+  private static boolean standing(RowSet<Row> rs) {
+    return rs.iterator().next().getValue(0) instanceof Number n && n.intValue() == 1;
+  }
+
+  /**
+   * Asks the catalog again, on the side pool, for the relations of a neutral read whose answer is
+   * due ({@link SessionNeutralReads#toRefresh}): the reads keep riding meanwhile. The side
+   * connections open on the same database, which an unqualified name's look-up reads.
+   */
+  private void refreshAhead(AnalysedStatement guarded, long now) {
+    for (String key : neutralReads.toRefresh(guarded, now)) {
+      onSide(c -> c.query(SessionNeutralReads.lookUp(key)).execute()).onComplete(ar -> {
+        if (ar.succeeded()) {
+          neutralReads.learned(key, standing(ar.result()), System.currentTimeMillis());
+        } else {
+          neutralReads.notLearned(key);
+        }
+      });
+    }
   }
 
   /** The text protocol: with multi-statements off the server refuses a second statement (1064). */

@@ -3,9 +3,11 @@ package dev.sluice.sql.pool;
 import dev.sluice.sql.analysis.AnalysedStatement;
 import dev.sluice.sql.analysis.Relation;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -14,7 +16,11 @@ import java.util.function.Predicate;
  * reset out after a read whose every relation stands so; it learns a name's standing in the same
  * flight as the reset that read gets anyway, so a look-up costs no round trip. An answer is kept
  * for {@link #TTL_MS}: a table replaced by a view is noticed within it, and until then its reads
- * go without a reset, which the guard's allow-list still bounds.
+ * go without a reset, which the guard's allow-list still bounds. A neutral answer in use is asked
+ * again after {@link #REFRESH_AFTER_MS}, once, off the reads' path ({@link #toRefresh}): without
+ * that, every read in flight when it expired took the reset and the look-up, and the first time
+ * they did in a gateway's life threw away the compiled code of the reads' path (a second or more
+ * of JIT time per method recompiled, measured under load).
  *
  * <p>Only names that read the same quoted and unquoted are kept (lower-case letters, digits,
  * underscores): the analysis decodes names, and the catalog must resolve exactly the relation the
@@ -28,6 +34,8 @@ import java.util.function.Predicate;
 public class RelationStandings {
 
   public static final long TTL_MS = 60_000;
+  /** A neutral answer this old is asked again ahead of its expiry. */
+  public static final long REFRESH_AFTER_MS = 45_000;
   static final int MAX_NAMES = 4_096;
 
   private record Known(boolean neutral, long at) {}
@@ -39,6 +47,8 @@ public class RelationStandings {
     }
   };
   private final Predicate<AnalysedStatement> candidate;
+  /** Keys whose look-up ahead of expiry is on its way: one at a time per key. */
+  private final Set<String> refreshing = new HashSet<>();
 
   /** @param candidate whether a statement can be neutral at all, its relations aside (false for null) */
   protected RelationStandings(Predicate<AnalysedStatement> candidate) {
@@ -79,9 +89,40 @@ public class RelationStandings {
     return out;
   }
 
+  /**
+   * The keys of {@code a}'s relations standing neutral for more than {@link #REFRESH_AFTER_MS} and
+   * not yet expired, each claimed for one look-up until {@link #learned} or {@link #notLearned}.
+   * For a read found {@link #neutral}: others look up what they need in their own flight.
+   */
+  public List<String> toRefresh(AnalysedStatement a, long nowMs) {
+    return a == null ? List.of() : toRefresh(a.relations(), nowMs);
+  }
+
+  synchronized List<String> toRefresh(List<Relation> relations, long nowMs) {
+    List<String> out = null;
+    for (Relation r : relations) {
+      String key = key(r);
+      Known k = names.get(key);
+      long age = k == null ? Long.MAX_VALUE : nowMs - k.at;
+      if (k != null && k.neutral && age > REFRESH_AFTER_MS && age <= TTL_MS && refreshing.add(key)) {
+        if (out == null) {
+          out = new ArrayList<>(1);
+        }
+        out.add(key);
+      }
+    }
+    return out == null ? List.of() : out;
+  }
+
   /** What the catalog said of {@code key} (null: no such relation, which is not neutral). */
   public synchronized void learned(String key, Boolean neutral, long nowMs) {
     names.put(key, new Known(Boolean.TRUE.equals(neutral), nowMs));
+    refreshing.remove(key);
+  }
+
+  /** A look-up ahead of expiry that got no answer: the standing stays until its TTL, and the next read may ask again. */
+  public synchronized void notLearned(String key) {
+    refreshing.remove(key);
   }
 
   /** True when none of {@code relations} is a table function and each has plain names only. */

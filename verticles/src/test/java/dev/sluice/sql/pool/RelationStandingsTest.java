@@ -32,6 +32,26 @@ class RelationStandingsTest {
   }
 
   @Test
+  void aNeutralStandingInUseIsAskedAgainOnceAheadOfItsExpiry() {
+    List<Relation> read = List.of(new Relation(null, "orders", false), new Relation(null, "views_of", false));
+    standings.learned("orders", true, 0);
+    standings.learned("views_of", false, 0);
+    long due = RelationStandings.REFRESH_AFTER_MS + 1;
+    assertEquals(List.of(), standings.toRefresh(read, RelationStandings.REFRESH_AFTER_MS), "not yet due");
+    assertEquals(List.of("orders"), standings.toRefresh(read, due), "a neutral standing only");
+    assertEquals(List.of(), standings.toRefresh(read, due + 1), "claimed: one look-up at a time");
+    standings.notLearned("orders");
+    assertEquals(List.of("orders"), standings.toRefresh(read, due + 2), "no answer: the next read asks again");
+    standings.learned("orders", true, due + 3);
+    assertTrue(standings.allNeutral(List.of(read.get(0)), RelationStandings.TTL_MS + 1), "refreshed before it expired");
+    assertEquals(List.of(), standings.toRefresh(read, due + 4), "fresh again");
+    assertEquals(List.of(), standings.toRefresh(read, RelationStandings.TTL_MS + due + 4),
+        "expired: the read looks it up in its own flight");
+    standings.learned("orders", false, due + 5);
+    assertEquals(List.of(), standings.toRefresh(read, 2 * due + 5), "a standing found not neutral is not refreshed ahead");
+  }
+
+  @Test
   void theCacheKeepsAtMostItsBoundOfNames() {
     for (int i = 0; i <= RelationStandings.MAX_NAMES; i++) {
       standings.learned("t" + i, true, 0);

@@ -330,9 +330,6 @@ final class MySqlAdapter extends PooledEngine {
     // MariaDB only: that the clear also clears the warnings is measured on MariaDB 10.11, not MySQL
     boolean neutral = mariadb && neutralReads.neutral(guarded, now);
     List<String> lookUps = neutral || !mariadb ? List.of() : neutralReads.toLookUp(guarded, now);
-    if (neutral) {
-      refreshAhead(guarded, now);
-    }
     SqlConnection conn = lease.conn();
     Object physical = physical(conn);
     CommandGroup.send(conn, flight -> {
@@ -364,21 +361,15 @@ final class MySqlAdapter extends PooledEngine {
     return rs.iterator().next().getValue(0) instanceof Number n && n.intValue() == 1;
   }
 
-  /**
-   * Asks the catalog again, on the side pool, for the relations of a neutral read whose answer is
-   * due ({@link SessionNeutralReads#toRefresh}): the reads keep riding meanwhile. The side
-   * connections open on the same database, which an unqualified name's look-up reads.
-   */
-  private void refreshAhead(AnalysedStatement guarded, long now) {
-    for (String key : neutralReads.toRefresh(guarded, now)) {
-      onSide(c -> c.query(SessionNeutralReads.lookUp(key)).execute()).onComplete(ar -> {
-        if (ar.succeeded()) {
-          neutralReads.learned(key, standing(ar.result()), System.currentTimeMillis());
-        } else {
-          neutralReads.notLearned(key);
-        }
-      });
-    }
+  @Override
+  protected SessionNeutralReads standings() {
+    return neutralReads;
+  }
+
+  /** The side connections open on the same database, which an unqualified name's look-up reads. */
+  @Override
+  protected Future<Boolean> lookUpStanding(String key) {
+    return onSide(c -> c.query(SessionNeutralReads.lookUp(key)).execute()).map(MySqlAdapter::standing);
   }
 
   /** The text protocol: with multi-statements off the server refuses a second statement (1064). */

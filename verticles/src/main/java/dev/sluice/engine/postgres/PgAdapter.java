@@ -156,21 +156,17 @@ final class PgAdapter extends PooledEngine {
         Tuple.tuple(), rows, null, false, true, Collector.of(() -> kept, List::add, (a, b) -> a), described);
     ContextInternal context = (ContextInternal) vertx.getOrCreateContext();
     Promise<Boolean> read = context.promise();
-    long now = System.currentTimeMillis();
     if (lease.bare().shared) {
       // a rider: neutral by admission, so nothing follows it; it leaves with this turn's others
       // (its lease view is never released: the seat's lease carries the no-reset outcome)
-      refreshAhead(guarded, now);
       riderWrites.add(context, lease.conn(), flight -> flight.schedule(command, read));
       return read.future().map(suspended -> new Rows(columns.isEmpty() ? null : columns.get(0), kept));
     }
     // one group, one flush: the statement and the reset leave in a single socket write (three
     // separate schedules were three writes, about a sixth of the event loops' time under load)
+    long now = System.currentTimeMillis();
     boolean neutral = neutralReads.neutral(guarded, now);
     List<String> lookUps = neutral ? List.of() : neutralReads.toLookUp(guarded, now);
-    if (neutral) {
-      refreshAhead(guarded, now);
-    }
     CommandGroup.send(lease.conn(), flight -> {
       ((CommandScheduler) flight).schedule(command, read);
       if (neutral) {
@@ -196,21 +192,15 @@ final class PgAdapter extends PooledEngine {
     return rs.size() == 0 ? null : rs.iterator().next().getBoolean(0);
   }
 
-  /**
-   * Asks the catalog again, on the side pool, for the relations of a neutral read whose answer is
-   * due ({@link SessionNeutralReads#toRefresh}): the reads keep riding meanwhile. The side
-   * connections have the same startup parameters, so a name resolves there as on the reads' own.
-   */
-  private void refreshAhead(AnalysedStatement guarded, long now) {
-    for (String name : neutralReads.toRefresh(guarded, now)) {
-      onSide(conn -> conn.preparedQuery(SessionNeutralReads.LOOK_UP).execute(Tuple.of(name))).onComplete(ar -> {
-        if (ar.succeeded()) {
-          neutralReads.learned(name, standing(ar.result()), System.currentTimeMillis());
-        } else {
-          neutralReads.notLearned(name);
-        }
-      });
-    }
+  @Override
+  protected SessionNeutralReads standings() {
+    return neutralReads;
+  }
+
+  /** The side connections have the same startup parameters: a name resolves there as on the reads' own. */
+  @Override
+  protected Future<Boolean> lookUpStanding(String key) {
+    return onSide(conn -> conn.preparedQuery(SessionNeutralReads.LOOK_UP).execute(Tuple.of(key))).map(PgAdapter::standing);
   }
 
   /**

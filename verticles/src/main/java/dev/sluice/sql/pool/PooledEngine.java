@@ -89,8 +89,38 @@ public abstract class PooledEngine implements EngineAdapter {
     sidePool = build(new PoolOptions().setMaxSize(1).setMaxWaitQueueSize(32)
         .setConnectionTimeout(CONNECT_TIMEOUT_MS * 2).setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
         .setName("sluice-side-" + cfg.id()), true);
+    if (standings() != null) {
+      refreshTimer = vertx.setPeriodic(REFRESH_EVERY_MS, id -> refreshStandings());
+    }
     // Down at start is a status, not a deployment failure: info reports it and later calls retry.
     return probe().<Void>mapEmpty().otherwiseEmpty();
+  }
+
+  /** How often the standings due are asked again: well inside the time between due and expired. */
+  static final long REFRESH_EVERY_MS = 5_000;
+  private long refreshTimer = -1;
+
+  /** What the catalog said of the relations reads name, kept fresh by this pool's timer; null when none. */
+  protected RelationStandings standings() {
+    return null;
+  }
+
+  /** One name's standing read on the side pool: true, false, or null when there is no such relation. */
+  protected Future<Boolean> lookUpStanding(String key) {
+    return Future.failedFuture("no relation standings on " + cfg.id());
+  }
+
+  private void refreshStandings() {
+    RelationStandings standings = standings();
+    for (String key : standings.dueForRefresh(System.currentTimeMillis())) {
+      lookUpStanding(key).onComplete(ar -> {
+        if (ar.succeeded()) {
+          standings.learned(key, ar.result(), System.currentTimeMillis());
+        } else {
+          standings.notLearned(key);
+        }
+      });
+    }
   }
 
   private Pool build(PoolOptions options, boolean side) {
@@ -105,6 +135,7 @@ public abstract class PooledEngine implements EngineAdapter {
 
   @Override
   public Future<Void> close() {
+    vertx.cancelTimer(refreshTimer);
     return Future.join(pool.close(), sidePool.close()).mapEmpty();
   }
 

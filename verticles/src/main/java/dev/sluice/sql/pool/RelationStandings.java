@@ -16,11 +16,12 @@ import java.util.function.Predicate;
  * reset out after a read whose every relation stands so; it learns a name's standing in the same
  * flight as the reset that read gets anyway, so a look-up costs no round trip. An answer is kept
  * for {@link #TTL_MS}: a table replaced by a view is noticed within it, and until then its reads
- * go without a reset, which the guard's allow-list still bounds. A neutral answer in use is asked
- * again after {@link #REFRESH_AFTER_MS}, once, off the reads' path ({@link #toRefresh}): without
- * that, every read in flight when it expired took the reset and the look-up, and the first time
- * they did in a gateway's life threw away the compiled code of the reads' path (a second or more
- * of JIT time per method recompiled, measured under load).
+ * go without a reset, which the guard's allow-list still bounds. A neutral answer read in the
+ * last {@link #KEEP_FRESH_MS} is asked again after {@link #REFRESH_AFTER_MS}, off the reads' path
+ * ({@link #dueForRefresh}, on the adapter's timer), so it does not expire under reads that come
+ * and go: when it expired, every read in flight took the reset and the look-up, and the first
+ * time they did in a gateway's life threw away the compiled code of the reads' path (seconds of
+ * JIT time recompiling it, measured under load).
  *
  * <p>Only names that read the same quoted and unquoted are kept (lower-case letters, digits,
  * underscores): the analysis decodes names, and the catalog must resolve exactly the relation the
@@ -34,11 +35,24 @@ import java.util.function.Predicate;
 public class RelationStandings {
 
   public static final long TTL_MS = 60_000;
-  /** A neutral answer this old is asked again ahead of its expiry. */
+  /** A neutral answer this old is asked again ahead of its expiry... */
   public static final long REFRESH_AFTER_MS = 45_000;
+  /** ...if a read used it this recently. */
+  public static final long KEEP_FRESH_MS = 10 * 60_000;
   static final int MAX_NAMES = 4_096;
 
-  private record Known(boolean neutral, long at) {}
+  /** An answer, when it was given, and when a read last found it neutral (guarded by the lock). */
+  private static final class Known {
+    final boolean neutral;
+    final long at;
+    long usedAt;
+
+    Known(boolean neutral, long at, long usedAt) {
+      this.neutral = neutral;
+      this.at = at;
+      this.usedAt = usedAt;
+    }
+  }
 
   private final Map<String, Known> names = new LinkedHashMap<>(64, 0.75f, true) {
     @Override
@@ -72,6 +86,7 @@ public class RelationStandings {
       if (k == null || !k.neutral || nowMs - k.at > TTL_MS) {
         return false;
       }
+      k.usedAt = nowMs;
     }
     return true;
   }
@@ -90,37 +105,34 @@ public class RelationStandings {
   }
 
   /**
-   * The keys of {@code a}'s relations standing neutral for more than {@link #REFRESH_AFTER_MS} and
-   * not yet expired, each claimed for one look-up until {@link #learned} or {@link #notLearned}.
-   * For a read found {@link #neutral}: others look up what they need in their own flight.
+   * The keys whose neutral answer is older than {@link #REFRESH_AFTER_MS} and was used by a read in
+   * the last {@link #KEEP_FRESH_MS}, each claimed for one look-up until {@link #learned} or
+   * {@link #notLearned}. At most {@link #MAX_NAMES} to walk, every few seconds.
    */
-  public List<String> toRefresh(AnalysedStatement a, long nowMs) {
-    return a == null ? List.of() : toRefresh(a.relations(), nowMs);
-  }
-
-  synchronized List<String> toRefresh(List<Relation> relations, long nowMs) {
-    List<String> out = null;
-    for (Relation r : relations) {
-      String key = key(r);
-      Known k = names.get(key);
-      long age = k == null ? Long.MAX_VALUE : nowMs - k.at;
-      if (k != null && k.neutral && age > REFRESH_AFTER_MS && age <= TTL_MS && refreshing.add(key)) {
-        if (out == null) {
-          out = new ArrayList<>(1);
+  public synchronized List<String> dueForRefresh(long nowMs) {
+    List<String> out = List.of();
+    for (Map.Entry<String, Known> e : names.entrySet()) {
+      Known k = e.getValue();
+      if (k.neutral && nowMs - k.at > REFRESH_AFTER_MS && nowMs - k.usedAt <= KEEP_FRESH_MS
+          && refreshing.add(e.getKey())) {
+        if (out.isEmpty()) {
+          out = new ArrayList<>();
         }
-        out.add(key);
+        out.add(e.getKey());
       }
     }
-    return out == null ? List.of() : out;
+    return out;
   }
 
   /** What the catalog said of {@code key} (null: no such relation, which is not neutral). */
   public synchronized void learned(String key, Boolean neutral, long nowMs) {
-    names.put(key, new Known(Boolean.TRUE.equals(neutral), nowMs));
+    Known before = names.get(key);
+    // a refresh keeps when the answer was last used: a name no read wants stops being asked
+    names.put(key, new Known(Boolean.TRUE.equals(neutral), nowMs, before == null ? nowMs : before.usedAt));
     refreshing.remove(key);
   }
 
-  /** A look-up ahead of expiry that got no answer: the standing stays until its TTL, and the next read may ask again. */
+  /** A look-up ahead of expiry that got no answer: the standing stays until its TTL, and the next round asks again. */
   public synchronized void notLearned(String key) {
     refreshing.remove(key);
   }

@@ -73,7 +73,7 @@ class MySqlStandingRefreshTest {
   }
 
   private static boolean until(java.util.function.BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 5_000;
+    long deadline = System.currentTimeMillis() + 10_000;
     while (!condition.getAsBoolean()) {
       if (System.currentTimeMillis() > deadline) {
         return false;

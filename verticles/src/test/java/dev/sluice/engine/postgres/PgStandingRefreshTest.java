@@ -75,7 +75,7 @@ class PgStandingRefreshTest {
         .await(10, TimeUnit.SECONDS);
 
     assertEquals(3L, readOnce(read));
-    long deadline = System.currentTimeMillis() + 5_000;
+    long deadline = System.currentTimeMillis() + 10_000;
     while (adapter.neutralReads.neutral(read, System.currentTimeMillis()) && System.currentTimeMillis() < deadline) {
       Thread.sleep(20);
     }
@@ -84,7 +84,7 @@ class PgStandingRefreshTest {
 
   /** Whether a look-up answered after {@code learnedAt}: the standing then outlives the old one's TTL. */
   private boolean waitForRefresh(AnalysedStatement read, long learnedAt) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 5_000;
+    long deadline = System.currentTimeMillis() + 10_000;
     while (System.currentTimeMillis() < deadline) {
       if (adapter.neutralReads.neutral(read, learnedAt + RelationStandings.TTL_MS + 1_000)) {
         return true;

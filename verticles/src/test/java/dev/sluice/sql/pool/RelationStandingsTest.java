@@ -32,23 +32,29 @@ class RelationStandingsTest {
   }
 
   @Test
-  void aNeutralStandingInUseIsAskedAgainOnceAheadOfItsExpiry() {
-    List<Relation> read = List.of(new Relation(null, "orders", false), new Relation(null, "views_of", false));
+  void aNeutralStandingReadLatelyIsAskedAgainOnceAheadOfItsExpiry() {
+    List<Relation> orders = List.of(new Relation(null, "orders", false));
     standings.learned("orders", true, 0);
     standings.learned("views_of", false, 0);
+    standings.learned("unread", true, 0);
     long due = RelationStandings.REFRESH_AFTER_MS + 1;
-    assertEquals(List.of(), standings.toRefresh(read, RelationStandings.REFRESH_AFTER_MS), "not yet due");
-    assertEquals(List.of("orders"), standings.toRefresh(read, due), "a neutral standing only");
-    assertEquals(List.of(), standings.toRefresh(read, due + 1), "claimed: one look-up at a time");
+    assertTrue(standings.allNeutral(orders, 10));
+    assertEquals(List.of(), standings.dueForRefresh(RelationStandings.REFRESH_AFTER_MS), "not yet due");
+    assertEquals(java.util.Set.of("orders", "unread"), java.util.Set.copyOf(standings.dueForRefresh(due)),
+        "neutral standings only");
+    assertEquals(List.of(), standings.dueForRefresh(due + 1), "claimed: one look-up at a time");
     standings.notLearned("orders");
-    assertEquals(List.of("orders"), standings.toRefresh(read, due + 2), "no answer: the next read asks again");
+    assertEquals(List.of("orders"), standings.dueForRefresh(due + 2), "no answer: the next round asks again");
     standings.learned("orders", true, due + 3);
-    assertTrue(standings.allNeutral(List.of(read.get(0)), RelationStandings.TTL_MS + 1), "refreshed before it expired");
-    assertEquals(List.of(), standings.toRefresh(read, due + 4), "fresh again");
-    assertEquals(List.of(), standings.toRefresh(read, RelationStandings.TTL_MS + due + 4),
-        "expired: the read looks it up in its own flight");
-    standings.learned("orders", false, due + 5);
-    assertEquals(List.of(), standings.toRefresh(read, 2 * due + 5), "a standing found not neutral is not refreshed ahead");
+    standings.learned("unread", true, due + 3);
+    long lastRead = RelationStandings.TTL_MS + 1;
+    assertTrue(standings.allNeutral(orders, lastRead), "refreshed before it expired");
+    assertEquals(List.of(), standings.dueForRefresh(due + 4), "fresh again");
+    long later = lastRead + RelationStandings.KEEP_FRESH_MS + 1;
+    assertEquals(List.of("orders"), standings.dueForRefresh(later - 1), "read lately: kept fresh");
+    standings.learned("orders", true, later - 1);
+    assertEquals(List.of(), standings.dueForRefresh(later + due), "no read for longer than it keeps fresh");
+    assertFalse(standings.allNeutral(orders, later + 2 * due), "so it expires");
   }
 
   @Test

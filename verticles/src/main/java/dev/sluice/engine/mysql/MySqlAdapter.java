@@ -112,7 +112,7 @@ final class MySqlAdapter extends PooledEngine {
    */
   private volatile String setUpAfterReset;
   /** Which reads may go without the reset and the set-up (information_schema tells, cached per name). */
-  final SessionNeutralReads neutralReads = new SessionNeutralReads();
+  private final SessionNeutralReads neutralReads = new SessionNeutralReads();
   /**
    * The physical connections whose row count, warnings and errors are a previous call's: a neutral
    * read left them, and nothing cleared them since. The clear goes in front of the next statement

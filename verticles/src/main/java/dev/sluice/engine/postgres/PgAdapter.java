@@ -76,7 +76,7 @@ final class PgAdapter extends PooledEngine {
   static final String SQL_PREPARED = "SELECT name FROM pg_prepared_statements WHERE from_sql";
 
   /** Which reads may go without the reset (PostgreSQL's catalog tells, cached per name). */
-  final SessionNeutralReads neutralReads = new SessionNeutralReads();
+  private final SessionNeutralReads neutralReads = new SessionNeutralReads();
   private final RiderWrites riderWrites = new RiderWrites();
 
   PgAdapter(Vertx vertx, ConnectionConfig cfg) {

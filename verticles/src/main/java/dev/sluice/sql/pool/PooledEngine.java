@@ -98,6 +98,11 @@ public abstract class PooledEngine implements EngineAdapter {
 
   /** How often the standings due are asked again: well inside the time between due and expired. */
   static final long REFRESH_EVERY_MS = 5_000;
+  /**
+   * Look-ups per round: half the side pool's wait queue, so that a cancel or a probe always finds
+   * room. A standing not reached goes on to expire and is looked up by a read, as without this.
+   */
+  static final int REFRESH_AT_MOST = 16;
   private long refreshTimer = -1;
 
   /** What the catalog said of the relations reads name, kept fresh by this pool's timer; null when none. */
@@ -112,7 +117,7 @@ public abstract class PooledEngine implements EngineAdapter {
 
   private void refreshStandings() {
     RelationStandings standings = standings();
-    for (String key : standings.dueForRefresh(System.currentTimeMillis())) {
+    for (String key : standings.dueForRefresh(System.currentTimeMillis(), REFRESH_AT_MOST)) {
       lookUpStanding(key).onComplete(ar -> {
         if (ar.succeeded()) {
           standings.learned(key, ar.result(), System.currentTimeMillis());

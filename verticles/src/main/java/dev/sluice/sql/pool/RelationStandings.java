@@ -105,13 +105,16 @@ public class RelationStandings {
   }
 
   /**
-   * The keys whose neutral answer is older than {@link #REFRESH_AFTER_MS} and was used by a read in
-   * the last {@link #KEEP_FRESH_MS}, each claimed for one look-up until {@link #learned} or
-   * {@link #notLearned}. At most {@link #MAX_NAMES} to walk, every few seconds.
+   * Up to {@code max} keys whose neutral answer is older than {@link #REFRESH_AFTER_MS} and was
+   * used by a read in the last {@link #KEEP_FRESH_MS}, each claimed for one look-up until
+   * {@link #learned} or {@link #notLearned}. At most {@link #MAX_NAMES} to walk, every few seconds.
    */
-  public synchronized List<String> dueForRefresh(long nowMs) {
+  public synchronized List<String> dueForRefresh(long nowMs, int max) {
     List<String> out = List.of();
     for (Map.Entry<String, Known> e : names.entrySet()) {
+      if (out.size() == max) {
+        break;
+      }
       Known k = e.getValue();
       if (k.neutral && nowMs - k.at > REFRESH_AFTER_MS && nowMs - k.usedAt <= KEEP_FRESH_MS
           && refreshing.add(e.getKey())) {

@@ -39,22 +39,34 @@ class RelationStandingsTest {
     standings.learned("unread", true, 0);
     long due = RelationStandings.REFRESH_AFTER_MS + 1;
     assertTrue(standings.allNeutral(orders, 10));
-    assertEquals(List.of(), standings.dueForRefresh(RelationStandings.REFRESH_AFTER_MS), "not yet due");
-    assertEquals(java.util.Set.of("orders", "unread"), java.util.Set.copyOf(standings.dueForRefresh(due)),
+    assertEquals(List.of(), standings.dueForRefresh(RelationStandings.REFRESH_AFTER_MS, 16), "not yet due");
+    assertEquals(java.util.Set.of("orders", "unread"), java.util.Set.copyOf(standings.dueForRefresh(due, 16)),
         "neutral standings only");
-    assertEquals(List.of(), standings.dueForRefresh(due + 1), "claimed: one look-up at a time");
+    assertEquals(List.of(), standings.dueForRefresh(due + 1, 16), "claimed: one look-up at a time");
     standings.notLearned("orders");
-    assertEquals(List.of("orders"), standings.dueForRefresh(due + 2), "no answer: the next round asks again");
+    assertEquals(List.of("orders"), standings.dueForRefresh(due + 2, 16), "no answer: the next round asks again");
     standings.learned("orders", true, due + 3);
     standings.learned("unread", true, due + 3);
     long lastRead = RelationStandings.TTL_MS + 1;
     assertTrue(standings.allNeutral(orders, lastRead), "refreshed before it expired");
-    assertEquals(List.of(), standings.dueForRefresh(due + 4), "fresh again");
+    assertEquals(List.of(), standings.dueForRefresh(due + 4, 16), "fresh again");
     long later = lastRead + RelationStandings.KEEP_FRESH_MS + 1;
-    assertEquals(List.of("orders"), standings.dueForRefresh(later - 1), "read lately: kept fresh");
+    assertEquals(List.of("orders"), standings.dueForRefresh(later - 1, 16), "read lately: kept fresh");
     standings.learned("orders", true, later - 1);
-    assertEquals(List.of(), standings.dueForRefresh(later + due), "no read for longer than it keeps fresh");
+    assertEquals(List.of(), standings.dueForRefresh(later + due, 16), "no read for longer than it keeps fresh");
     assertFalse(standings.allNeutral(orders, later + 2 * due), "so it expires");
+  }
+
+  @Test
+  void aRoundClaimsAtMostItsShareOfLookUps() {
+    for (int i = 0; i < 5; i++) {
+      standings.learned("t" + i, true, 0);
+    }
+    long due = RelationStandings.REFRESH_AFTER_MS + 1;
+    assertEquals(2, standings.dueForRefresh(due, 2).size());
+    assertEquals(2, standings.dueForRefresh(due, 2).size(), "the next round, the next ones");
+    assertEquals(1, standings.dueForRefresh(due, 2).size());
+    assertEquals(List.of(), standings.dueForRefresh(due, 2));
   }
 
   @Test
